@@ -173,6 +173,13 @@ func managedNotes(ent *model.Entity, a *model.Attribute) []string {
 
 // describeEntityKey shows an entity's templates on one index.
 func describeEntityKey(k *model.EntityKey) string {
+	if k.Parts != nil {
+		s := indexTitle(k.Index) + ": " + k.DescribeParts()
+		if k.Unnamed {
+			s += " (its items hold every key attribute)"
+		}
+		return s
+	}
 	s := fmt.Sprintf("%s: %s=%q", indexTitle(k.Index), k.Index.PK.Name, k.PK.Source)
 	if k.SK != nil {
 		s += fmt.Sprintf(" %s=%q", k.Index.SK.Name, k.SK.Source)

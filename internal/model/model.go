@@ -410,6 +410,20 @@ type EntityKey struct {
 	Unnamed bool
 }
 
+// DescribeParts shows a key of an index with a multi-attribute key, each
+// key attribute with its value: tournamentId={tournamentId}
+// region={region} _type="Match"; "" for another key.
+func (k *EntityKey) DescribeParts() string {
+	if k.Parts == nil {
+		return ""
+	}
+	parts := make([]string, len(k.Parts))
+	for i, ka := range k.Index.KeyAttrs() {
+		parts[i] = ka.Name + "=" + k.Parts[i].PartText()
+	}
+	return strings.Join(parts, " ")
+}
+
 // AttrTemplates returns the template of each key attribute of the index,
 // in the order of Index.KeyAttrs.
 func (k *EntityKey) AttrTemplates() []*Template {

@@ -100,6 +100,16 @@ func (t *Template) String() string {
 	return b.String()
 }
 
+// PartText shows the value of t, the template of one attribute of a
+// multi-attribute key (EntityKey.Parts): {name} for an attribute, the
+// entity's type value quoted.
+func (t *Template) PartText() string {
+	if seg := t.Segments[0]; seg.Attr == nil {
+		return strconv.Quote(seg.Literal)
+	}
+	return t.String()
+}
+
 // TakesEmpty reports whether a placeholder of a in t may hold the empty
 // string: a's is an optional string, whose present "" is a value like any
 // other (a pointer to ""), and t is a string key holding literal text, so

@@ -274,11 +274,7 @@ func keyAttrNames(ix *model.Index) string {
 
 func describeKey(k *model.EntityKey) string {
 	if k.Parts != nil {
-		parts := make([]string, len(k.Parts))
-		for i, ka := range k.Index.KeyAttrs() {
-			parts[i] = ka.Name + "=" + k.Parts[i].String()
-		}
-		return strings.Join(parts, " ")
+		return k.DescribeParts()
 	}
 	s := k.Index.PK.Name + "=" + quoteTemplate(k.PK, len(k.PK.Segments), "")
 	if k.SK != nil {

@@ -232,11 +232,7 @@ func (k *KeyCond) Describe() string {
 func (k *KeyCond) describeMulti() string {
 	var parts []string
 	for _, b := range k.Bound() {
-		v := b.Tm.String()
-		if seg := b.Tm.Segments[0]; seg.Attr == nil {
-			v = strconv.Quote(seg.Literal)
-		}
-		parts = append(parts, fmt.Sprintf("%s = %s", b.Attr.Name, v))
+		parts = append(parts, fmt.Sprintf("%s = %s", b.Attr.Name, b.Tm.PartText()))
 	}
 	if ka := k.RangeAttr(); ka != nil {
 		s := k.SK

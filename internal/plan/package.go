@@ -110,6 +110,13 @@ func (pp *Pattern) keyBuilds(built func(*model.Entity, *model.KeyAttr)) {
 			}
 		}
 	case FormGetByQuery, FormFirst, FormPages:
+		if pp.Index.Multi() {
+			// The attributes themselves, or the entity's type value.
+			for _, b := range pp.Key.Bound() {
+				key(pp.Entity(), b.Attr, b.Tm)
+			}
+			return
+		}
 		key(pp.Entity(), pp.Index.PK, pp.Key.PK)
 		if pp.Key.SK.Kind == SKEq {
 			key(pp.Entity(), pp.Index.SK, pp.Key.SK.Template)

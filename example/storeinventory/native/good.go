@@ -18,7 +18,7 @@ import (
 // keys:
 //
 //	table StoreInventory: PK="INV#{storeId}" SK="{category}#{goodId}"
-//	GSI ByCategory: storeId="{storeId}, {category}" price="{price}"
+//	GSI ByCategory: storeId={storeId} category={category} price={price}
 type Good struct {
 	StoreID  string
 	Category []string // a path, stored joined by "#"

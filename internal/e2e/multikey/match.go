@@ -13,10 +13,10 @@ import (
 // Match is an item of table Esports, with _type="Match", under these keys:
 //
 //	table Esports: PK="MATCH#{matchId}" SK="MATCH"
-//	GSI byTournament: tournamentId="{tournamentId}, {region}"
-//		_type="\"Match\", {round}, {score}"
-//	GSI byTournamentScore: tournamentId="{tournamentId}, {region}"
-//		score="{score}, \"Match\""
+//	GSI byTournament: tournamentId={tournamentId} region={region}
+//		_type="Match" round={round} score={score}
+//	GSI byTournamentScore: tournamentId={tournamentId} region={region}
+//		score={score} _type="Match" (its items hold every key attribute)
 type Match struct {
 	MatchID      string
 	TournamentID string
@@ -30,11 +30,6 @@ type Match struct {
 func matchPK(matchID string) (string, error) {
 	var check dyngen.KeyCheck
 	return check.Sized("PK", "MATCH#"+check.KeyString("matchId", matchID, "#"), dyngen.MaxPartitionKey)
-}
-
-// matchType builds _type="Match" of Match items.
-func matchType() (string, error) {
-	return "Match", nil
 }
 
 // validate checks m against the constraints of the spec before a write.

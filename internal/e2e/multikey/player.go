@@ -14,7 +14,7 @@ import (
 // keys:
 //
 //	table Esports: PK="PLAYER#{playerId}" SK="PLAYER"
-//	GSI byLeague: league="{league}" rating="{rating}, {tag}"
+//	GSI byLeague: league={league} rating={rating} tag={tag}
 type Player struct {
 	PlayerID string
 	League   string

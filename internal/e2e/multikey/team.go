@@ -14,10 +14,10 @@ import (
 // Team is an item of table Esports, with _type="Team", under these keys:
 //
 //	table Esports: PK="TEAM#{teamId}" SK="TEAM"
-//	GSI byTournament: tournamentId="{tournamentId}, {region}"
-//		_type="\"Team\", {round}, {score}"
-//	GSI byTournamentScore: tournamentId="{tournamentId}, {region}"
-//		score="{score}, \"Team\""
+//	GSI byTournament: tournamentId={tournamentId} region={region}
+//		_type="Team" round={round} score={score}
+//	GSI byTournamentScore: tournamentId={tournamentId} region={region}
+//		score={score} _type="Team" (its items hold every key attribute)
 type Team struct {
 	TeamID       string
 	TournamentID string

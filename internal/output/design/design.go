@@ -77,6 +77,29 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 	return []format.File{{Name: o.File, Data: data}}, nil
 }
 
+// keyLabel shows the partition key (pk) or the sort key of k: PK =
+// USER#{id}; each attribute of a multi-attribute key, tournamentId =
+// {tournamentId}, region = {region}, a literal quoted.
+func keyLabel(k *model.EntityKey, pk bool) string {
+	ix := k.Index
+	if k.Parts == nil {
+		if pk {
+			return ix.PK.Name + " = " + k.PK.Source
+		}
+		return ix.SK.Name + " = " + k.SK.Source
+	}
+	n := len(ix.PartitionKeys())
+	kas, parts := ix.PartitionKeys(), k.Parts[:n]
+	if !pk {
+		kas, parts = ix.SortKeys(), k.Parts[n:]
+	}
+	var out []string
+	for i, ka := range kas {
+		out = append(out, ka.Name+" = "+parts[i].PartText())
+	}
+	return strings.Join(out, ", ")
+}
+
 // designTableOf is table d's part of the design document.
 func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 	t := d.Table
@@ -258,16 +281,16 @@ func collectionDiagram(t *model.Table) []string {
 		var collections []string
 		for _, c := range ic.Collections {
 			pk := c.Members[0].Key.PK
-			out = append(out, fmt.Sprintf("    subgraph %s[%s]", c.ID, mermaid(ix.PK.Name+" = "+pk.Source)), "      direction TB")
+			out = append(out, fmt.Sprintf("    subgraph %s[%s]", c.ID, mermaid(keyLabel(c.Members[0].Key, true))), "      direction TB")
 			var members []string
 			for _, mb := range c.Members {
 				k := mb.Key
 				label := []string{mb.Entity.Name}
 				if k.PK.Source != pk.Source {
-					label = append(label, ix.PK.Name+" = "+k.PK.Source)
+					label = append(label, keyLabel(k, true))
 				}
 				if k.SK != nil {
-					label = append(label, ix.SK.Name+" = "+k.SK.Source)
+					label = append(label, keyLabel(k, false))
 				}
 				out = append(out, fmt.Sprintf("      %s[%s]", mb.ID, mermaidLines(label)))
 				members = append(members, mb.ID)
