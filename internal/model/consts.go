@@ -133,11 +133,11 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 		keys = keys[1:]
 	}
 	for _, ek := range keys {
-		for _, tm := range ek.Templates() {
+		for i, tm := range ek.AttrTemplates() {
 			if !tm.Has(a) {
 				continue
 			}
-			ka := keyAttrOf(ek, tm)
+			ka := ek.Index.KeyAttrs()[i]
 			if tm.Implied {
 				// The attribute itself is the key attribute.
 				if k.Value == "" && (a.Type == String || a.Type == Enum) {

@@ -966,10 +966,8 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 			given[k.Index.Value] = k
 			continue
 		}
-		if !k.PK.Set && !k.SK.Set {
-			r.errorf(k.Pos, "keys %s of %s give no template; add pk: and sk:", k.Index.Value, e.Name)
-			continue
-		}
+		// No template: the index's key attributes must be the entity's
+		// own (natural), or the missing templates are reported below.
 		given[k.Index.Value] = k
 	}
 	var unnamed []unnamedKey
@@ -1035,11 +1033,14 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		}
 		if missing {
 			if sk != nil {
-				which, name := "pk", ix.PK.Name
-				if pkSrc != absent {
-					which, name = "sk", ix.SK.Name
+				what := "pk for key attribute " + ix.PK.Name + ", and " + e.Name + " stores no attribute under that name"
+				switch {
+				case pkSrc != absent:
+					what = "sk for key attribute " + ix.SK.Name + ", and " + e.Name + " stores no attribute under that name"
+				case ix.SK != nil && skSrc == absent:
+					what = "pk nor sk for key attributes " + ix.PK.Name + " and " + ix.SK.Name + ", and " + e.Name + " stores no attribute under those names"
 				}
-				r.errorf(sk.Pos, "keys %s of %s give no %s for key attribute %s; an item is in an index only with all its key attributes", ix.Name, e.Name, which, name)
+				r.errorf(sk.Pos, "keys %s of %s give no %s; an item is in an index only with all its key attributes", ix.Name, e.Name, what)
 			}
 			continue
 		}
@@ -1493,11 +1494,16 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 			return nil
 		}
 		for _, k := range e.Keys {
-			for _, tm := range k.Templates() {
+			for i, tm := range k.AttrTemplates() {
 				if !tm.Has(a) || secondaryKeys && !k.Index.IsPrimary() {
 					continue
 				}
-				ka := keyAttrOf(k, tm)
+				ka := k.Index.KeyAttrs()[i]
+				if !k.Index.IsPrimary() && tm.IsNatural(ka) {
+					// The attribute itself is the index's key attribute:
+					// DynamoDB moves the item in the index as it changes.
+					continue
+				}
 				if secondaryKeys {
 					r.errorf(name.Pos, "%s of %s names %s, which %s=%q of its primary key is built from; the generated code sets it at create, so the caller could not address the item before reading it: use it in a secondary index's key only", what, e.Name, a.Name, ka.Name, tm.Source)
 					return nil

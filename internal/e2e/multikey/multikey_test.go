@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
@@ -20,11 +21,11 @@ import (
 // newStore makes the table under a name of its own, from the files dyngen
 // wrote (which must match Tables), and a Store whose every call the spec's
 // IAM policy must allow.
-func newStore(t *testing.T) (*Store, *dynamodb.Client) {
+func newStore(t *testing.T, opts ...Option) (*Store, *dynamodb.Client) {
 	t.Helper()
 	c := dynamotest.Client(t)
 	chk := iamcheck.New(t, "iam-policy.json", c)
-	s := New(chk, WithEsportsTable(dynamotest.TableName("Esports")))
+	s := New(chk, append([]Option{WithEsportsTable(dynamotest.TableName("Esports"))}, opts...)...)
 	for _, table := range s.Tables() {
 		chk.Add(table.Name, table.Create)
 		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
@@ -348,5 +349,40 @@ func TestEmptyKeyValues(t *testing.T) {
 	}
 	if _, err := s.PlayersWithRatingFrom(ctx, PlayersWithRatingFromParams{League: "L", Rating: 1}, Page{}); !errors.As(err, &keyErr) || keyErr.Attr != "tag" {
 		t.Errorf("an empty tag bound: %v, want a KeyError of tag", err)
+	}
+}
+
+// TestChangedTime keys an index on the updated time the Store writes from
+// its clock: each write moves the ticket in the index, as DynamoDB holds
+// the attribute itself.
+func TestChangedTime(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	s, _ := newStore(t, WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		if err := s.PutTicket(ctx, &Ticket{TicketID: id, Desk: "d"}); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Hour)
+	}
+	since := func(at time.Time) []string {
+		var ids []string
+		for tk, err := range s.ChangedSinceAll(ctx, ChangedSinceParams{Desk: "d", ChangedAt: at}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, tk.TicketID)
+		}
+		return ids
+	}
+	if got := since(time.Date(2026, 1, 1, 10, 30, 0, 0, time.UTC)); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("changed since 10:30: %v, want [b]", got)
+	}
+	if _, err := s.NoteTicket(ctx, NoteTicketParams{TicketID: "a", Note: ptr("seen")}); err != nil {
+		t.Fatal(err)
+	}
+	// a changed last, at 12:00: first in descending order.
+	if got := since(time.Date(2026, 1, 1, 10, 30, 0, 0, time.UTC)); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("after the update: %v, want [a b]", got)
 	}
 }

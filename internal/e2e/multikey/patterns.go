@@ -6,6 +6,7 @@ package multikey
 import (
 	"context"
 	"iter"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -34,6 +35,14 @@ var esportsIndexByTournamentScore = &dyngen.Index{
 	Name: "byTournamentScore", PK: "tournamentId", SK: "score",
 	Item:  []string{"PK", "SK"},
 	Start: []dyngen.StartAttr{{Name: "tournamentId", Kind: 'S'}, {Name: "region", Kind: 'S'}, {Name: "score", Kind: 'N', Sort: true}, {Name: "_type", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// esportsIndexByChanged is GSI byChanged of table Esports, as the reads use
+// it.
+var esportsIndexByChanged = &dyngen.Index{
+	Name: "byChanged", PK: "desk", SK: "changedAt",
+	Item:  []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "desk", Kind: 'S'}, {Name: "changedAt", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
 }
 
 // esportsIndexByLeague is GSI byLeague of table Esports, as the reads use
@@ -652,6 +661,182 @@ func (s *Store) TeamsOfRound(ctx context.Context, params TeamsOfRoundParams, pag
 // dyngen.Walk).
 func (s *Store) TeamsOfRoundAll(ctx context.Context, params TeamsOfRoundParams) iter.Seq2[Team, error] {
 	return dyngen.Walk(func(page Page) (*TeamsOfRoundResult, error) { return s.TeamsOfRound(ctx, params, page) })
+}
+
+// PutTicket writes ticket whole, replacing any item with its key, in one
+// UpdateItem that sets each of its attributes and removes those it lacks,
+// so that a replaced item keeps its openedAt: a new item's is the Store's
+// clock's time. Attributes of the stored item that Ticket does not declare
+// are kept. It sets changedAt from the Store's clock, whatever the caller
+// gives. On success ticket holds the item as written.
+//
+//	UpdateItem on table Esports
+//	Key: PK = "TICKET#{ticketId}" AND SK = "TICKET"
+//	UpdateExpression: SET #_type = :_type, #ticketId = :ticketId, #desk =
+//		:desk, #changedAt = :changedAt, #openedAt =
+//		if_not_exists(#openedAt, :openedAt_now), #note = :note
+//	(an attribute the item lacks is removed instead of set)
+func (s *Store) PutTicket(ctx context.Context, ticket *Ticket) error {
+	in, err := s.putTicketInput(ticket)
+	if err != nil {
+		return dyngen.Fail("PutTicket", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return dyngen.Fail("PutTicket", err)
+	}
+	if err := ticket.UnmarshalItem(out.Attributes); err != nil {
+		return dyngen.Fail("PutTicket", err)
+	}
+	return nil
+}
+
+// putTicketInput builds the request of PutTicket; the caller wraps its
+// errors.
+func (s *Store) putTicketInput(ticket *Ticket) (*dynamodb.UpdateItemInput, error) {
+	item, err := ticket.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["changedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	values := map[string]types.AttributeValue{
+		":_type":        item["_type"],
+		":changedAt":    item["changedAt"],
+		":desk":         item["desk"],
+		":openedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+		":ticketId":     item["ticketId"],
+	}
+	set := []string{"#_type = :_type", "#ticketId = :ticketId", "#desk = :desk", "#changedAt = :changedAt", "#openedAt = if_not_exists(#openedAt, :openedAt_now)"}
+	var remove []string
+	if v, ok := item["note"]; ok {
+		set = append(set, "#note = :note")
+		values[":note"] = v
+	} else {
+		remove = append(remove, "#note")
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames:  map[string]string{"#_type": "_type", "#changedAt": "changedAt", "#desk": "desk", "#note": "note", "#openedAt": "openedAt", "#ticketId": "ticketId"},
+		ExpressionAttributeValues: values,
+		Key: map[string]types.AttributeValue{
+			"PK": item["PK"],
+			"SK": item["SK"],
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.esportsTable),
+		UpdateExpression: aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}, nil
+}
+
+// NoteTicketParams holds the inputs of NoteTicket.
+type NoteTicketParams struct {
+	TicketID string
+	Note     *string // the value set; nil removes it
+}
+
+const noteTicketCondition = "attribute_exists(PK)"
+
+// NoteTicket changes a Ticket and returns it as it is after the change.
+// ErrNotFound when there is no such item. It sets changedAt from the
+// Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Esports
+//	Key: PK = "TICKET#{ticketId}" AND SK = "TICKET"
+//	UpdateExpression: SET #changedAt = :changedAt_now, #note = :note
+//	(note: nil removes the attribute)
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) NoteTicket(ctx context.Context, params NoteTicketParams) (*Ticket, error) {
+	in, err := s.noteTicketInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("NoteTicket", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("NoteTicket", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Ticket
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("NoteTicket", err)
+	}
+	return &v, nil
+}
+
+// noteTicketInput builds the request of NoteTicket; the caller wraps its
+// errors.
+func (s *Store) noteTicketInput(params NoteTicketParams) (*dynamodb.UpdateItemInput, error) {
+	ticketID := params.TicketID
+	note := params.Note
+	if note != nil {
+		if !utf8.ValidString(*note) {
+			return nil, &ItemError{Entity: "Ticket", Attr: "note", Reason: "not valid UTF-8"}
+		}
+	}
+	now := s.clock()
+	pk, err := ticketPK(ticketID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{":changedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}}
+	set := []string{"#changedAt = :changedAt_now"}
+	remove := []string{}
+	if note == nil {
+		remove = append(remove, "#note")
+	} else {
+		set = append(set, "#note = :note")
+		values[":note"] = &types.AttributeValueMemberS{Value: *note}
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(noteTicketCondition),
+		ExpressionAttributeNames: map[string]string{"#changedAt": "changedAt", "#note": "note"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "TICKET"},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.esportsTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// ChangedSinceParams holds the inputs of ChangedSince.
+type ChangedSinceParams struct {
+	Desk      string
+	ChangedAt time.Time // the sort key condition's operand
+}
+
+// ChangedSinceResult is one page of ChangedSince (see dyngen.Result).
+type ChangedSinceResult = dyngen.Result[Ticket]
+
+// ChangedSince reads one page of Ticket items (see Page and DecodeError).
+//
+//	Query on GSI byChanged of table Esports
+//	KeyConditionExpression: desk = "{desk}" AND changedAt BETWEEN
+//		"{changedAt}" AND "{changedAt:max}\U0010FFFF"
+//	ScanIndexForward: false (descending)
+func (s *Store) ChangedSince(ctx context.Context, params ChangedSinceParams, page Page) (*ChangedSinceResult, error) {
+	args := dyngen.Args{Table: s.esportsTable, Hi: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
+	if params.Desk == "" {
+		return nil, dyngen.Fail("ChangedSince", &KeyError{Attr: "desk", Reason: "empty"})
+	}
+	args.Lo = args.KeyTime("changedAt", params.ChangedAt)
+	args.Values = map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: params.Desk}}
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "ChangedSince", Pattern: "changedSince", Index: esportsIndexByChanged,
+		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
+		Names:        map[string]string{"#pk": "desk", "#sk": "changedAt"},
+		Descending:   true, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Ticket).UnmarshalItem)
+}
+
+// ChangedSinceAll walks every Ticket of ChangedSince, a page at a time (see
+// dyngen.Walk).
+func (s *Store) ChangedSinceAll(ctx context.Context, params ChangedSinceParams) iter.Seq2[Ticket, error] {
+	return dyngen.Walk(func(page Page) (*ChangedSinceResult, error) { return s.ChangedSince(ctx, params, page) })
 }
 
 // PlayersOfLeagueResult is one page of PlayersOfLeague (see dyngen.Result).

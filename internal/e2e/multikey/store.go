@@ -13,6 +13,7 @@ package multikey
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -67,6 +68,7 @@ type Store struct {
 	client       Client
 	esportsTable string             // physical name of table Esports
 	cursorKeys   *dyngen.CursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
+	clock        func() time.Time   // set by WithClock; time.Now by default
 }
 
 // Option changes a Store made by New.
@@ -75,7 +77,7 @@ type Option func(*Store)
 // New returns a Store that calls client. Each table's physical name is its
 // logical name unless an option sets it.
 func New(client Client, opts ...Option) *Store {
-	s := &Store{client: client, esportsTable: "Esports"}
+	s := &Store{client: client, esportsTable: "Esports", clock: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -104,6 +106,19 @@ func WithCursorKey(secret []byte) Option {
 	keys := dyngen.NewCursorKeys(secret)
 	return func(s *Store) {
 		s.cursorKeys = keys
+	}
+}
+
+// WithClock sets the clock the Store reads the time from (time.Now by
+// default, and when now is nil): it stamps the items it writes with their
+// created and updated times (the caller's values of those attributes are
+// never written).
+func WithClock(now func() time.Time) Option {
+	if now == nil {
+		now = time.Now
+	}
+	return func(s *Store) {
+		s.clock = now
 	}
 }
 
@@ -145,6 +160,12 @@ func (s *Store) Tables() []Table {
 			}, {
 				AttributeName: aws.String("score"),
 				AttributeType: types.ScalarAttributeTypeN,
+			}, {
+				AttributeName: aws.String("desk"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("changedAt"),
+				AttributeType: types.ScalarAttributeTypeS,
 			}, {
 				AttributeName: aws.String("league"),
 				AttributeType: types.ScalarAttributeTypeS,
@@ -188,6 +209,16 @@ func (s *Store) Tables() []Table {
 					KeyType:       types.KeyTypeRange,
 				}, {
 					AttributeName: aws.String("_type"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}, {
+				IndexName: aws.String("byChanged"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("desk"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("changedAt"),
 					KeyType:       types.KeyTypeRange,
 				}},
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},

@@ -66,6 +66,18 @@ type StoreAPI interface {
 	// TeamsOfRoundAll walks every Team of TeamsOfRound, a page at a time (see
 	// dyngen.Walk).
 	TeamsOfRoundAll(ctx context.Context, params TeamsOfRoundParams) iter.Seq2[Team, error]
+	// PutTicket writes ticket whole, replacing any item with its key, in one
+	// UpdateItem that sets each of its attributes and removes those it lacks,
+	// so that a replaced item keeps its openedAt: a new item's is the Store's
+	// clock's time.
+	PutTicket(ctx context.Context, ticket *Ticket) error
+	// NoteTicket changes a Ticket and returns it as it is after the change.
+	NoteTicket(ctx context.Context, params NoteTicketParams) (*Ticket, error)
+	// ChangedSince reads one page of Ticket items (see Page and DecodeError).
+	ChangedSince(ctx context.Context, params ChangedSinceParams, page Page) (*ChangedSinceResult, error)
+	// ChangedSinceAll walks every Ticket of ChangedSince, a page at a time (see
+	// dyngen.Walk).
+	ChangedSinceAll(ctx context.Context, params ChangedSinceParams) iter.Seq2[Ticket, error]
 	// PlayersOfLeague reads one page of Player items (see Page and
 	// DecodeError).
 	PlayersOfLeague(ctx context.Context, league string, page Page) (*PlayersOfLeagueResult, error)
