@@ -105,6 +105,12 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName strin
 	case model.Bytes:
 		// An empty binary is no key DynamoDB takes.
 		g.If(jen.Len(v).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
+	case model.Time:
+		// Stored as text, a time has a fixed width, and so sorts like its
+		// value, only in the years 0000-9999.
+		if f := a.StoredForm(); f.Dynamo == "S" {
+			checked(rt(f.Key.Func).Call(jen.Lit(a.Name), v))
+		}
 	case model.Path:
 		// Stored joined by its separator: an element may be neither empty
 		// nor hold it, or two paths would be one key (and none would be

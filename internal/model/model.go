@@ -333,21 +333,29 @@ func (e *Entity) CreatedIn(tm *Template) bool {
 	return e.Created != nil && !tm.Implied && tm.Has(e.Created)
 }
 
-// KeyChecked reports whether a is stored as a whole key attribute of a
-// secondary index e is in (a natural key, or an attribute of a
-// multi-attribute key) whose values a write checks first, as DynamoDB
-// refuses some of them in a key: a string or binary (empty), or a number
-// it stores only some values of (a float).
+// KeyChecked reports whether a is stored under the name of a key
+// attribute of a secondary index of e's table (a natural key, an attribute
+// of a multi-attribute key) and its values are checked before a write:
+// DynamoDB refuses a write that gives an index key attribute a value no
+// key holds (an empty string or binary), whether or not the item holds
+// the index's other key attributes, or a number it stores only some
+// values of (a float).
 func (e *Entity) KeyChecked(a *Attribute) bool {
-	for _, k := range e.Keys[1:] {
-		for i, tm := range k.AttrTemplates() {
-			ka := k.Index.KeyAttrs()[i]
-			if tm.IsNatural(ka) && tm.Segments[0].Attr == a && NaturalChecked(a, ka) {
-				return true
+	ka := e.IndexKeyAttr(a)
+	return ka != nil && NaturalChecked(a, ka)
+}
+
+// IndexKeyAttr returns the key attribute of a secondary index of e's
+// table that a is stored under, or nil.
+func (e *Entity) IndexKeyAttr(a *Attribute) *KeyAttr {
+	for _, ix := range e.Table.Indexes[1:] {
+		for _, ka := range ix.KeyAttrs() {
+			if ka.Name == a.Stored && !e.Table.IsKeyAttr(ka.Name) {
+				return ka
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // NaturalChecked reports whether attribute a standing as the whole key

@@ -140,6 +140,15 @@ func itemLayout(ent *model.Entity) *ItemLayout {
 	for _, k := range ent.Keys {
 		l.addIndex(ent, k, written)
 	}
+	// An attribute stored under the name of a key attribute of an index
+	// the item is not in: DynamoDB refuses a value no key holds all the
+	// same.
+	for _, a := range ent.Attributes {
+		if ka := ent.IndexKeyAttr(a); ka != nil && !written[ka.Name] && model.NaturalChecked(a, ka) {
+			written[ka.Name] = true
+			l.Steps = append(l.Steps, KeyStep{Natural: a})
+		}
+	}
 	if len(l.Plain) > 1 {
 		l.buffer()
 	}

@@ -49,6 +49,9 @@ func (s *StoreMetadata) validate() error {
 func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The keys first (a value no key can hold is a KeyError on writes as on
 	// reads), then the spec's constraints, then one block of values.
+	if s.StoreID == "" {
+		return nil, &KeyError{Attr: "storeId", Reason: "empty"}
+	}
 	var keyBuf [64]byte
 	var check dyngen.KeyCheck
 	text := append(keyBuf[:0], "STORE#"...)

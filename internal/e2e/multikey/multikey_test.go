@@ -343,6 +343,17 @@ func TestEmptyKeyValues(t *testing.T) {
 	if err := s.PutPlayer(ctx, &Player{PlayerID: "p", League: "", Rating: 1, Tag: []byte{1}}); !errors.As(err, &keyErr) || keyErr.Attr != "league" {
 		t.Errorf("a player without a league: %v, want a KeyError of league", err)
 	}
+	// Coach holds region, a key attribute of byTournament, and not the
+	// index's others: DynamoDB refuses an empty region all the same.
+	if err := s.PutCoach(ctx, &Coach{CoachID: "c", Region: ""}); !errors.As(err, &keyErr) || keyErr.Attr != "region" {
+		t.Errorf("a coach of an empty region: %v, want a KeyError of region", err)
+	}
+	if err := s.PutCoach(ctx, &Coach{CoachID: "c", Region: "eu"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.MoveCoach(ctx, MoveCoachParams{CoachID: "c", Region: ""}); !errors.As(err, &keyErr) || keyErr.Attr != "region" {
+		t.Errorf("a coach moved to an empty region: %v, want a KeyError of region", err)
+	}
 	// An empty prefix is no key value either.
 	if _, err := s.MatchesOfRoundsFrom(ctx, MatchesOfRoundsFromParams{TournamentID: "t", Region: "r", Round: ""}, Page{}); !errors.As(err, &keyErr) || keyErr.Attr != "round" {
 		t.Errorf("an empty round prefix: %v, want a KeyError of round", err)
@@ -380,6 +391,12 @@ func TestChangedTime(t *testing.T) {
 	}
 	if _, err := s.NoteTicket(ctx, NoteTicketParams{TicketID: "a", Note: ptr("seen")}); err != nil {
 		t.Fatal(err)
+	}
+	// A time with no fixed-width text (year 10000) would compare below
+	// 2026 as text: refused before any call.
+	var keyErr *KeyError
+	if _, err := s.ChangedSince(ctx, ChangedSinceParams{Desk: "d", ChangedAt: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, Page{}); !errors.As(err, &keyErr) || keyErr.Attr != "changedAt" {
+		t.Errorf("changed since the year 10000: %v, want a KeyError of changedAt", err)
 	}
 	// a changed last, at 12:00: first in descending order.
 	if got := since(time.Date(2026, 1, 1, 10, 30, 0, 0, time.UTC)); !slices.Equal(got, []string{"a", "b"}) {

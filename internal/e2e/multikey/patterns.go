@@ -663,6 +663,91 @@ func (s *Store) TeamsOfRoundAll(ctx context.Context, params TeamsOfRoundParams) 
 	return dyngen.Walk(func(page Page) (*TeamsOfRoundResult, error) { return s.TeamsOfRound(ctx, params, page) })
 }
 
+// PutCoach writes coach whole, replacing any item with its key.
+//
+//	PutItem on table Esports
+//	Key: PK = "COACH#{coachId}" AND SK = "COACH"
+func (s *Store) PutCoach(ctx context.Context, coach *Coach) error {
+	in, err := s.putCoachInput(coach)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutCoach", err)
+}
+
+// putCoachInput builds the request of PutCoach; the caller wraps its
+// errors.
+func (s *Store) putCoachInput(coach *Coach) (*dynamodb.PutItemInput, error) {
+	item, err := coach.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.esportsTable)}, nil
+}
+
+// MoveCoachParams holds the inputs of MoveCoach.
+type MoveCoachParams struct {
+	CoachID string
+	Region  string // the value set
+}
+
+const moveCoachUpdate = "SET #region = :region"
+
+const moveCoachCondition = "attribute_exists(PK)"
+
+// MoveCoach changes a Coach and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Esports
+//	Key: PK = "COACH#{coachId}" AND SK = "COACH"
+//	UpdateExpression: SET #region = :region
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) MoveCoach(ctx context.Context, params MoveCoachParams) (*Coach, error) {
+	in, err := s.moveCoachInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("MoveCoach", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("MoveCoach", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Coach
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("MoveCoach", err)
+	}
+	return &v, nil
+}
+
+// moveCoachInput builds the request of MoveCoach; the caller wraps its
+// errors.
+func (s *Store) moveCoachInput(params MoveCoachParams) (*dynamodb.UpdateItemInput, error) {
+	coachID := params.CoachID
+	region := params.Region
+	if region == "" {
+		return nil, &KeyError{Attr: "region", Reason: "empty"}
+	}
+	if !utf8.ValidString(region) {
+		return nil, &ItemError{Entity: "Coach", Attr: "region", Reason: "not valid UTF-8"}
+	}
+	pk, err := coachPK(coachID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(moveCoachCondition),
+		ExpressionAttributeNames:  map[string]string{"#region": "region"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":region": &types.AttributeValueMemberS{Value: region}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "COACH"},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.esportsTable),
+		UpdateExpression:                    aws.String(moveCoachUpdate),
+	}, nil
+}
+
 // PutTicket writes ticket whole, replacing any item with its key, in one
 // UpdateItem that sets each of its attributes and removes those it lacks,
 // so that a replaced item keeps its openedAt: a new item's is the Store's

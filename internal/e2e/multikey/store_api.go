@@ -66,6 +66,10 @@ type StoreAPI interface {
 	// TeamsOfRoundAll walks every Team of TeamsOfRound, a page at a time (see
 	// dyngen.Walk).
 	TeamsOfRoundAll(ctx context.Context, params TeamsOfRoundParams) iter.Seq2[Team, error]
+	// PutCoach writes coach whole, replacing any item with its key.
+	PutCoach(ctx context.Context, coach *Coach) error
+	// MoveCoach changes a Coach and returns it as it is after the change.
+	MoveCoach(ctx context.Context, params MoveCoachParams) (*Coach, error)
 	// PutTicket writes ticket whole, replacing any item with its key, in one
 	// UpdateItem that sets each of its attributes and removes those it lacks,
 	// so that a replaced item keeps its openedAt: a new item's is the Store's

@@ -55,6 +55,9 @@ func (t *Ticket) MarshalItem() (map[string]types.AttributeValue, error) {
 	if t.Desk == "" {
 		return nil, &KeyError{Attr: "desk", Reason: "empty"}
 	}
+	if _, err := dyngen.KeyTime("changedAt", t.ChangedAt); err != nil {
+		return nil, err
+	}
 	var keyBuf [64]byte
 	var check dyngen.KeyCheck
 	text := append(keyBuf[:0], "TICKET#"...)
