@@ -210,8 +210,11 @@ type Query struct {
 	// TypeAttr and TypeValue, when not "", keep only the items whose
 	// TypeAttr holds TypeValue: the others are another entity's.
 	TypeAttr, TypeValue string
-	// TTL is the time to live attribute of a first item that is absent
-	// when it has expired (QueryFirst), "" for none.
+	// TTL is the time to live attribute of a query that drops expired
+	// items after the read, "" for none: a first item (QueryFirst) is
+	// then absent when it has expired, and a page (QueryPage, QueryEach)
+	// leaves them out, as a query of an index keyed by the attribute
+	// can't filter on it (version 6).
 	TTL string
 }
 
@@ -433,7 +436,7 @@ func QueryPage[T any](ctx context.Context, c QueryClient, keys *CursorKeys, page
 	n := 0
 	var undecoded []UndecodedItem
 	for i, item := range items {
-		if !q.keeps(item) {
+		if !q.keeps(item, a.Now) {
 			continue
 		}
 		// Decoded in place: a value of its own would escape to the heap
@@ -463,7 +466,7 @@ func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, 
 	*next = cursor
 	var undecoded []UndecodedItem
 	for i, item := range items {
-		if q.keeps(item) {
+		if q.keeps(item, a.Now) {
 			if err := each(item); err != nil {
 				undecoded = q.undecoded(undecoded, i, err)
 			}
@@ -476,8 +479,8 @@ func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, 
 // it reads items of others (TypeAttr).
 //
 //go:noinline
-func (q *Query) keeps(item map[string]types.AttributeValue) bool {
-	return q.TypeAttr == "" || IsType(item, q.TypeAttr, q.TypeValue)
+func (q *Query) keeps(item map[string]types.AttributeValue, now int64) bool {
+	return (q.TypeAttr == "" || IsType(item, q.TypeAttr, q.TypeValue)) && (q.TTL == "" || !Expired(item, q.TTL, now))
 }
 
 // undecoded is list with the item at position i, which the decoder

@@ -258,3 +258,34 @@ func TestCloneValue(t *testing.T) {
 		t.Error("the clone shares a value with the original")
 	}
 }
+
+// TestQueryKeeps drops another entity's items (TypeAttr) and, for a query
+// whose expired items are dropped after the read (TTL), those at or before
+// now.
+func TestQueryKeeps(t *testing.T) {
+	q := &Query{TypeAttr: "_type", TypeValue: "Session", TTL: "exp"}
+	item := func(typ, exp string) map[string]types.AttributeValue {
+		it := map[string]types.AttributeValue{"_type": &types.AttributeValueMemberS{Value: typ}}
+		if exp != "" {
+			it["exp"] = &types.AttributeValueMemberN{Value: exp}
+		}
+		return it
+	}
+	for _, c := range []struct {
+		item map[string]types.AttributeValue
+		want bool
+	}{
+		{item("Session", "101"), true},
+		{item("Session", "100"), false},
+		{item("Session", "99"), false},
+		{item("Session", ""), true},
+		{item("Team", "101"), false},
+	} {
+		if got := q.keeps(c.item, 100); got != c.want {
+			t.Errorf("keeps(%v) at 100 = %v, want %v", c.item, got, c.want)
+		}
+	}
+	if !(&Query{}).keeps(item("Team", "1"), 100) {
+		t.Error("a query of no type nor ttl dropped an item")
+	}
+}

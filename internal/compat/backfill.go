@@ -57,6 +57,12 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s is no longer keyed on index %s", ob.ID, ob.State, ob.Entity, ob.Index))
 				continue
 			}
+			if b.Index.Multi() {
+				// A multi-attribute key is the items' own attributes:
+				// no key of the index to write.
+				gone = append(gone, fmt.Sprintf("backfill %s (%s): index %s has a multi-attribute key, made of the items' own attributes, which no index-keys backfill writes", ob.ID, ob.State, b.Index.Name))
+				continue
+			}
 		case b.Kind == model.UniqueClaims:
 			if b.Unique = uniqueOf(b.Entity, ob.Attributes); b.Unique == nil {
 				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s of %s is no longer unique", ob.ID, ob.State, strings.Join(ob.Attributes, "+"), ob.Entity))

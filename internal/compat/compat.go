@@ -583,6 +583,10 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 				"remove the index's key attributes from the stored items (a backfill) if the index should not hold them")
 			continue
 		}
+		if mk.Index.Multi() {
+			c.multiKey(oe, ne, mk, sub, ok.Index != nk.Index || keyTemplates(ok) != keyTemplates(*nk) || c.indexKeyNames(c.old, oe.Table, ok.Index) != c.indexKeyNames(c.new, ne.Table, nk.Index))
+			continue
+		}
 		if was, is := c.indexKeyNames(c.old, oe.Table, ok.Index), c.indexKeyNames(c.new, ne.Table, nk.Index); ok.Index != model.PrimaryName && was != is {
 			c.finding(Keys, sub, "key-attributes", true, mk.Pos,
 				fmt.Sprintf("index %s is keyed by %s, no longer by %s: the items of %s old code wrote hold only the old ones", nk.Index, is, was, name),
@@ -616,6 +620,10 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 			continue
 		}
 		sub := ne.Name + "." + nk.Index
+		if mk.Index.Multi() && !c.heldAlready(oe, mk) {
+			c.multiKey(oe, ne, mk, sub, true)
+			continue
+		}
 		if c.heldAlready(oe, mk) {
 			c.finding(Keys, sub, "joined", false, mk.Pos,
 				fmt.Sprintf("%s joins index %s, keyed by attributes its items already hold: DynamoDB puts them in the index itself", ne.Name, nk.Index),
@@ -628,6 +636,38 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 			"new code querying "+nk.Index+": the items written before are not in it",
 			"write the index's key attributes into every item (a backfill) before any pattern reads "+nk.Index).fills(model.IndexKeys, e, mk.Index)
 	}
+}
+
+// multiKey classifies the key of entity ne on an index with a
+// multi-attribute key that is new or changed (changed): DynamoDB builds
+// the index from the attributes the items hold, so the items old code
+// wrote are in it as soon as they hold every key attribute. Those they
+// lack are the entity's attributes, which no index-keys backfill writes:
+// a backfill of the attribute does (backfill: compute).
+func (c *checker) multiKey(oe, ne lock.Entity, mk *model.EntityKey, sub string, changed bool) {
+	if !changed {
+		return
+	}
+	if c.heldAlready(oe, mk) {
+		c.finding(Keys, sub, "joined", false, mk.Pos,
+			fmt.Sprintf("%s is keyed on index %s by attributes its items already hold: DynamoDB puts them in the index itself", ne.Name, mk.Index.Name),
+			"queries of the index before DynamoDB has filled it",
+			"deploy the index (or this key) before code that queries it, and wait until it is ACTIVE")
+		return
+	}
+	var lack []string
+	for i, tm := range mk.AttrTemplates() {
+		a := tm.Segments[0].Attr
+		if a != nil && !slices.ContainsFunc(oe.Attributes, func(oa lock.Attribute) bool { return oa.Stored == a.Stored }) {
+			lack = append(lack, a.Name)
+		} else if a == nil && tm.Segments[0].Literal != oe.TypeValue {
+			lack = append(lack, mk.Index.KeyAttrs()[i].Name)
+		}
+	}
+	c.finding(Keys, sub, "joined", true, mk.Pos,
+		fmt.Sprintf("%s is keyed on index %s, a multi-attribute key, by %s, which the items old code wrote lack", ne.Name, mk.Index.Name, strings.Join(lack, ", ")),
+		"new code querying "+mk.Index.Name+": the items written before are not in it until they hold every key attribute",
+		fmt.Sprintf("give %s backfill: compute, and run it before any pattern reads %s (then accept this finding), or make %s optional (the index sparse)", strings.Join(lack, ", "), mk.Index.Name, map[bool]string{true: "it", false: "them"}[len(lack) == 1]))
 }
 
 // indexKeyNames names the key attributes of index ix of table t in lock

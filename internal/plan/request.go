@@ -102,7 +102,8 @@ type Expiry struct {
 	// Attr is the stored name of the table's ttl attribute.
 	Attr string
 	// InCode is set when the generated code drops an expired item after
-	// the read (a get, a batchGet): the request sends nothing for it.
+	// the read (a get, a batchGet, a query of an index keyed by the ttl
+	// attribute): the request sends nothing for it.
 	// Otherwise Text is the part of the request's FilterExpression (a
 	// query leaves expired items out) or ConditionExpression (a create
 	// replaces one, an update of one fails as of an absent item) that
@@ -555,7 +556,9 @@ func (b *builder) request(pp *Pattern) {
 		req.Descending = p.Order == model.Desc
 		switch {
 		case !p.Expires():
-		case p.Op == model.OpGet:
+		case p.Op == model.OpGet || pp.Index.IsKeyAttr(p.Table.TTL):
+			// A key attribute of the index can't be in a
+			// FilterExpression: the expired items are read and dropped.
 			req.Expiry = &Expiry{Attr: p.Table.TTL, InCode: true}
 		default:
 			// The model refuses first with expiry: DynamoDB would apply

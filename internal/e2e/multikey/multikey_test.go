@@ -403,3 +403,35 @@ func TestChangedTime(t *testing.T) {
 		t.Errorf("after the update: %v, want [a b]", got)
 	}
 }
+
+// TestExpiredKeyAttribute reads sessions through an index keyed by the
+// table's ttl attribute, which DynamoDB refuses in a FilterExpression: the
+// expired ones (by the Store's clock) are read and dropped. The clock runs
+// two hours ahead, so that DynamoDB Local deletes none of them first.
+func TestExpiredKeyAttribute(t *testing.T) {
+	now := time.Now().Truncate(time.Second)
+	s, _ := newStore(t, WithClock(func() time.Time { return now.Add(2 * time.Hour) }))
+	ctx := context.Background()
+	for id, in := range map[string]time.Duration{"gone": time.Hour, "soon": 3 * time.Hour, "later": 4 * time.Hour} {
+		if err := s.PutSession(ctx, &Session{SessionID: id, Desk: "d", ExpiresAt: now.Add(in)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for se, err := range s.SessionsOfDeskAll(ctx, "d") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, se.SessionID)
+	}
+	if !slices.Equal(got, []string{"soon", "later"}) {
+		t.Errorf("SessionsOfDesk: %v, want [soon later] (gone has expired)", got)
+	}
+	res, err := s.SessionsEndingBy(ctx, SessionsEndingByParams{Desk: "d", ExpiresAt: now.Add(3 * time.Hour)}, Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 1 || res.Items[0].SessionID != "soon" {
+		t.Errorf("SessionsEndingBy +3h: %+v, want soon alone", res.Items)
+	}
+}

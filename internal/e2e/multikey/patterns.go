@@ -45,6 +45,14 @@ var esportsIndexByChanged = &dyngen.Index{
 	Start: []dyngen.StartAttr{{Name: "desk", Kind: 'S'}, {Name: "changedAt", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
 }
 
+// esportsIndexByExpiry is GSI byExpiry of table Esports, as the reads use
+// it.
+var esportsIndexByExpiry = &dyngen.Index{
+	Name: "byExpiry", PK: "desk", SK: "expiresAt",
+	Item:  []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "desk", Kind: 'S'}, {Name: "expiresAt", Kind: 'N', Sort: true}, {Name: "sessionId", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // esportsIndexByLeague is GSI byLeague of table Esports, as the reads use
 // it.
 var esportsIndexByLeague = &dyngen.Index{
@@ -746,6 +754,106 @@ func (s *Store) moveCoachInput(params MoveCoachParams) (*dynamodb.UpdateItemInpu
 		TableName:                           aws.String(s.esportsTable),
 		UpdateExpression:                    aws.String(moveCoachUpdate),
 	}, nil
+}
+
+// PutSession writes session whole, replacing any item with its key.
+//
+//	PutItem on table Esports
+//	Key: PK = "SESSION#{sessionId}" AND SK = "SESSION"
+func (s *Store) PutSession(ctx context.Context, session *Session) error {
+	in, err := s.putSessionInput(session)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutSession", err)
+}
+
+// putSessionInput builds the request of PutSession; the caller wraps its
+// errors.
+func (s *Store) putSessionInput(session *Session) (*dynamodb.PutItemInput, error) {
+	item, err := session.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.esportsTable)}, nil
+}
+
+// SessionsOfDeskResult is one page of SessionsOfDesk (see dyngen.Result).
+type SessionsOfDeskResult = dyngen.Result[Session]
+
+// SessionsOfDesk reads one page of Session items (see Page and
+// DecodeError).
+//
+//	Query on GSI byExpiry of table Esports
+//	KeyConditionExpression: desk = {desk}
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: read and billed,
+//		then answered ErrNotFound.
+func (s *Store) SessionsOfDesk(ctx context.Context, desk string, page Page) (*SessionsOfDeskResult, error) {
+	args := dyngen.Args{Table: s.esportsTable}
+	if desk == "" {
+		return nil, dyngen.Fail("SessionsOfDesk", &KeyError{Attr: "desk", Reason: "empty"})
+	}
+	args.Values = map[string]types.AttributeValue{":desk": &types.AttributeValueMemberS{Value: desk}}
+	args.Now = s.clock().Unix()
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "SessionsOfDesk", Pattern: "sessionsOfDesk",
+		Index: esportsIndexByExpiry, KeyCondition: "#desk = :desk",
+		Names: map[string]string{"#desk": "desk"},
+		Equal: []dyngen.KeyValue{{Attr: "desk", Value: ":desk"}},
+		TTL:   "expiresAt",
+	}, (*Session).UnmarshalItem)
+}
+
+// SessionsOfDeskAll walks every Session of SessionsOfDesk, a page at a time
+// (see dyngen.Walk).
+func (s *Store) SessionsOfDeskAll(ctx context.Context, desk string) iter.Seq2[Session, error] {
+	return dyngen.Walk(func(page Page) (*SessionsOfDeskResult, error) { return s.SessionsOfDesk(ctx, desk, page) })
+}
+
+// SessionsEndingByParams holds the inputs of SessionsEndingBy.
+type SessionsEndingByParams struct {
+	Desk      string
+	ExpiresAt time.Time // the sort key condition's operand
+}
+
+// SessionsEndingByResult is one page of SessionsEndingBy (see
+// dyngen.Result).
+type SessionsEndingByResult = dyngen.Result[Session]
+
+// SessionsEndingBy reads one page of Session items (see Page and
+// DecodeError).
+//
+//	Query on GSI byExpiry of table Esports
+//	KeyConditionExpression: desk = {desk} AND expiresAt <= {expiresAt}
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: read and billed,
+//		then answered ErrNotFound.
+func (s *Store) SessionsEndingBy(ctx context.Context, params SessionsEndingByParams, page Page) (*SessionsEndingByResult, error) {
+	args := dyngen.Args{Table: s.esportsTable}
+	if params.Desk == "" {
+		return nil, dyngen.Fail("SessionsEndingBy", &KeyError{Attr: "desk", Reason: "empty"})
+	}
+	args.Values = map[string]types.AttributeValue{
+		":desk": &types.AttributeValueMemberS{Value: params.Desk},
+		":sk":   dyngen.IntValue(params.ExpiresAt.Unix()),
+	}
+	args.Now = s.clock().Unix()
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "SessionsEndingBy", Pattern: "sessionsEndingBy",
+		Index:        esportsIndexByExpiry,
+		KeyCondition: "#desk = :desk AND #expiresAt <= :sk",
+		Names:        map[string]string{"#desk": "desk", "#expiresAt": "expiresAt"},
+		Op:           "<=", Attr: "expiresAt",
+		Equal: []dyngen.KeyValue{{Attr: "desk", Value: ":desk"}},
+		SK:    ":sk", TTL: "expiresAt",
+	}, (*Session).UnmarshalItem)
+}
+
+// SessionsEndingByAll walks every Session of SessionsEndingBy, a page at a
+// time (see dyngen.Walk).
+func (s *Store) SessionsEndingByAll(ctx context.Context, params SessionsEndingByParams) iter.Seq2[Session, error] {
+	return dyngen.Walk(func(page Page) (*SessionsEndingByResult, error) { return s.SessionsEndingBy(ctx, params, page) })
 }
 
 // PutTicket writes ticket whole, replacing any item with its key, in one

@@ -112,7 +112,8 @@ func WithCursorKey(secret []byte) Option {
 // WithClock sets the clock the Store reads the time from (time.Now by
 // default, and when now is nil): it stamps the items it writes with their
 // created and updated times (the caller's values of those attributes are
-// never written).
+// never written); an item whose time to live is at or before its now has
+// expired, and is absent (DynamoDB deletes it only eventually).
 func WithClock(now func() time.Time) Option {
 	if now == nil {
 		now = time.Now
@@ -136,6 +137,7 @@ type Table struct {
 
 // Tables returns the definition of every table of the spec, in spec order,
 // under the physical names s was given; each call returns new values.
+// Time to live: Esports reads attribute expiresAt.
 func (s *Store) Tables() []Table {
 	return []Table{{
 		Create: &dynamodb.CreateTableInput{
@@ -165,6 +167,12 @@ func (s *Store) Tables() []Table {
 				AttributeType: types.ScalarAttributeTypeS,
 			}, {
 				AttributeName: aws.String("changedAt"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("expiresAt"),
+				AttributeType: types.ScalarAttributeTypeN,
+			}, {
+				AttributeName: aws.String("sessionId"),
 				AttributeType: types.ScalarAttributeTypeS,
 			}, {
 				AttributeName: aws.String("league"),
@@ -223,6 +231,19 @@ func (s *Store) Tables() []Table {
 				}},
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 			}, {
+				IndexName: aws.String("byExpiry"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("desk"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("expiresAt"),
+					KeyType:       types.KeyTypeRange,
+				}, {
+					AttributeName: aws.String("sessionId"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}, {
 				IndexName: aws.String("byLeague"),
 				KeySchema: []types.KeySchemaElement{{
 					AttributeName: aws.String("league"),
@@ -246,5 +267,12 @@ func (s *Store) Tables() []Table {
 			TableName: aws.String(s.esportsTable),
 		},
 		Name: "Esports",
+		TimeToLive: &dynamodb.UpdateTimeToLiveInput{
+			TableName: aws.String(s.esportsTable),
+			TimeToLiveSpecification: &types.TimeToLiveSpecification{
+				AttributeName: aws.String("expiresAt"),
+				Enabled:       aws.Bool(true),
+			},
+		},
 	}}
 }

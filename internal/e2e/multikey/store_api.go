@@ -70,6 +70,20 @@ type StoreAPI interface {
 	PutCoach(ctx context.Context, coach *Coach) error
 	// MoveCoach changes a Coach and returns it as it is after the change.
 	MoveCoach(ctx context.Context, params MoveCoachParams) (*Coach, error)
+	// PutSession writes session whole, replacing any item with its key.
+	PutSession(ctx context.Context, session *Session) error
+	// SessionsOfDesk reads one page of Session items (see Page and
+	// DecodeError).
+	SessionsOfDesk(ctx context.Context, desk string, page Page) (*SessionsOfDeskResult, error)
+	// SessionsOfDeskAll walks every Session of SessionsOfDesk, a page at a time
+	// (see dyngen.Walk).
+	SessionsOfDeskAll(ctx context.Context, desk string) iter.Seq2[Session, error]
+	// SessionsEndingBy reads one page of Session items (see Page and
+	// DecodeError).
+	SessionsEndingBy(ctx context.Context, params SessionsEndingByParams, page Page) (*SessionsEndingByResult, error)
+	// SessionsEndingByAll walks every Session of SessionsEndingBy, a page at a
+	// time (see dyngen.Walk).
+	SessionsEndingByAll(ctx context.Context, params SessionsEndingByParams) iter.Seq2[Session, error]
 	// PutTicket writes ticket whole, replacing any item with its key, in one
 	// UpdateItem that sets each of its attributes and removes those it lacks,
 	// so that a replaced item keeps its openedAt: a new item's is the Store's
