@@ -58,7 +58,7 @@ func TestDesignExamples(t *testing.T) {
 	if err != nil || len(specs) == 0 {
 		t.Fatalf("no example specs: %v", err)
 	}
-	specs = append(specs, "../../e2e/spec.yaml")
+	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml")
 	for _, file := range specs {
 		t.Run(filepath.Base(filepath.Dir(file)), func(t *testing.T) {
 			p, text := designOf(t, file, output.NewSource("spec.yaml"))
@@ -332,7 +332,7 @@ func checkDesign(t *testing.T, p *plan.Plan, d *document) {
 						}
 						continue
 					}
-					got, want := unescape(cell), k.Templates()[a].Source
+					got, want := unescape(cell), k.AttrTemplates()[a].Source
 					if strings.IndexFunc(want, hiddenRune) >= 0 {
 						// Shown as escapes: compared below, whole.
 						if got == "" || strings.IndexFunc(cell, hiddenRune) >= 0 {
@@ -480,15 +480,35 @@ func checkDiagram(t *testing.T, tbl *model.Table, lines []string) {
 				t.Errorf("table %s: no node of %s on %s", tbl.Name, e.Name, ix.Name)
 				continue
 			}
-			want := e.Name
+			pkLabel, skLabel := ix.PK.Name+" = "+k.PK.Source, ""
 			if k.SK != nil {
-				want += "<br>" + ix.SK.Name + " = " + k.SK.Source
+				skLabel = ix.SK.Name + " = " + k.SK.Source
 			}
-			if lbl := got[id]; lbl != want && !strings.HasPrefix(lbl, e.Name+"<br>"+ix.PK.Name+" = ") && strings.IndexFunc(want, hiddenRune) < 0 {
+			if k.Parts != nil {
+				// Each attribute of a multi-attribute key, with its value.
+				var pks, sks []string
+				for a, ka := range ix.KeyAttrs() {
+					v := k.Parts[a].String()
+					if lit := k.Parts[a].Segments[0]; lit.Attr == nil {
+						v = fmt.Sprintf("%q", lit.Literal)
+					}
+					if a < len(ix.PKs) {
+						pks = append(pks, ka.Name+" = "+v)
+					} else {
+						sks = append(sks, ka.Name+" = "+v)
+					}
+				}
+				pkLabel, skLabel = strings.Join(pks, ", "), strings.Join(sks, ", ")
+			}
+			want := e.Name
+			if skLabel != "" {
+				want += "<br>" + skLabel
+			}
+			if lbl := got[id]; lbl != want && !strings.HasPrefix(lbl, e.Name+"<br>"+pkLabel) && strings.IndexFunc(want, hiddenRune) < 0 {
 				t.Errorf("table %s: node %s is %q, want %q", tbl.Name, id, lbl, want)
 			}
 			coll, _, _ := strings.Cut(id, "E")
-			if pk := ix.PK.Name + " = " + k.PK.Source; pkOf[coll] != pk && !strings.Contains(got[id], "<br>"+pk) && strings.IndexFunc(pk, hiddenRune) < 0 {
+			if pk := pkLabel; pkOf[coll] != pk && !strings.Contains(got[id], "<br>"+pk) && strings.IndexFunc(pk, hiddenRune) < 0 {
 				t.Errorf("table %s: %s is in collection %q, its partition key is %q", tbl.Name, e.Name, pkOf[coll], pk)
 			}
 		}

@@ -200,7 +200,7 @@ func exampleSpecs(t *testing.T) []string {
 	if err != nil || len(specs) == 0 {
 		t.Fatalf("no example specs: %v", err)
 	}
-	return append(specs, "../../e2e/spec.yaml")
+	return append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml")
 }
 
 // TestIAMPolicyExamples checks the IAM policy of every example: the

@@ -82,7 +82,7 @@ func TestTerraformEvaluates(t *testing.T) {
 	}
 	cases := map[string][]byte{"hostile": []byte(hostileTF)}
 	specs, _ := filepath.Glob("../../../example/*/spec.yaml")
-	for _, spec := range append(specs, "../../e2e/spec.yaml") {
+	for _, spec := range append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml") {
 		data, err := os.ReadFile(spec)
 		if err != nil {
 			t.Fatal(err)

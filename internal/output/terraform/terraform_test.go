@@ -364,7 +364,7 @@ func TestTerraformExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	specs = append(specs, "../../e2e/spec.yaml")
+	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml")
 	for _, spec := range specs {
 		dir := filepath.Dir(spec)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
