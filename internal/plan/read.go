@@ -378,27 +378,10 @@ func whereCond(s *SKCond, ix *model.Index, w *model.Cond, e *model.Entity) strin
 	op := w.Op
 	if s.Template.KeyType != model.S {
 		// A whole N or B sort key compares natively.
-		switch op {
-		case model.OpLt:
-			s.Kind = SKLt
-		case model.OpLe:
-			s.Kind = SKLe
-		case model.OpGt:
-			s.Kind = SKGt
-		case model.OpGe:
-			s.Kind = SKGe
-		case model.OpBetween:
-			s.Kind, s.Lo, s.Hi = SKBetween, Bound{Value: Operand}, Bound{Value: Operand, Operand: 1}
-		case model.OpBeginsWith:
-			if s.Template.KeyType == model.N {
-				return fmt.Sprintf("where %s beginsWith: the sort key %s is a number", x.Name, skAttr.Name)
-			}
-			s.Kind = SKBeginsWith
+		if op == model.OpBeginsWith && s.Template.KeyType == model.N {
+			return fmt.Sprintf("where %s beginsWith: the sort key %s is a number", x.Name, skAttr.Name)
 		}
-		s.Lo = Bound{Value: Operand}
-		if op == model.OpBetween {
-			s.Hi = Bound{Value: Operand, Operand: 1}
-		}
+		s.compareDirectly(op)
 		return ""
 	}
 	if op == model.OpBeginsWith {
@@ -448,19 +431,7 @@ func whereCond(s *SKCond, ix *model.Index, w *model.Cond, e *model.Entity) strin
 		// A string or enum placed last: its text order is its value order.
 		if s.Prefix == 0 {
 			// No prefix to bound the other side: compare directly.
-			s.Lo = Bound{Value: Operand}
-			switch op {
-			case model.OpLt:
-				s.Kind = SKLt
-			case model.OpLe:
-				s.Kind = SKLe
-			case model.OpGt:
-				s.Kind = SKGt
-			case model.OpGe:
-				s.Kind = SKGe
-			case model.OpBetween:
-				s.Hi = Bound{Value: Operand, Operand: 1}
-			}
+			s.compareDirectly(op)
 			return ""
 		}
 		switch op {
@@ -496,19 +467,8 @@ func whereMulti(s *SKCond, ix *model.Index, w *model.Cond) string {
 	x := segs[s.Prefix].Attr
 	ka := ix.SKs[s.Prefix]
 	s.Range = w
-	s.Lo = Bound{Value: Operand}
-	switch w.Op {
-	case model.OpLt:
-		s.Kind = SKLt
-	case model.OpLe:
-		s.Kind = SKLe
-	case model.OpGt:
-		s.Kind = SKGt
-	case model.OpGe:
-		s.Kind = SKGe
-	case model.OpBetween:
-		s.Kind, s.Hi = SKBetween, Bound{Value: Operand, Operand: 1}
-	case model.OpBeginsWith:
+	s.compareDirectly(w.Op)
+	if w.Op == model.OpBeginsWith {
 		switch {
 		case ka.Type == model.B && x.Type == model.Bytes:
 			// A binary compares by its bytes: begins_with takes one.
@@ -519,7 +479,6 @@ func whereMulti(s *SKCond, ix *model.Index, w *model.Cond) string {
 		case x.Type != model.String && x.Type != model.Enum:
 			return fmt.Sprintf("where %s beginsWith: %s is %s; beginsWith applies to strings", x.Name, x.Name, x.Describe())
 		}
-		s.Kind = SKBeginsWith
 		return ""
 	}
 	if x.Type == model.Path {
@@ -531,6 +490,20 @@ func whereMulti(s *SKCond, ix *model.Index, w *model.Cond) string {
 		}
 	}
 	return ""
+}
+
+// directKinds are the sort key conditions of where's operators compared
+// with the operand itself (a whole key, or a key attribute of a
+// multi-attribute key).
+var directKinds = map[model.CondOp]SKKind{model.OpLt: SKLt, model.OpLe: SKLe, model.OpGt: SKGt, model.OpGe: SKGe, model.OpBetween: SKBetween, model.OpBeginsWith: SKBeginsWith}
+
+// compareDirectly makes s compare the sort key with where's operand (op):
+// the operand the value, both operands of a between.
+func (s *SKCond) compareDirectly(op model.CondOp) {
+	s.Kind, s.Lo = directKinds[op], Bound{Value: Operand}
+	if op == model.OpBetween {
+		s.Hi = Bound{Value: Operand, Operand: 1}
+	}
 }
 
 // keyAttrList names key attributes: "round, bracket, startsAt".
