@@ -104,7 +104,10 @@ type Table struct {
 	SortKey         *KeyAttr
 	EntityAttribute Str
 	TTL             Str
-	Indexes         []*Index
+	// Stream is the view type of the table's stream (KEYS_ONLY,
+	// NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES); unset for none.
+	Stream  Str
+	Indexes []*Index
 }
 
 // Index is a global or local secondary index of a table. Its partition

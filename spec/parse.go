@@ -562,6 +562,7 @@ func (p *parser) table(e entry) *Table {
 		"sortKey":         func(k, v *yaml.Node) { t.SortKey = p.keyAttr(v, "sortKey") },
 		"entityAttribute": func(k, v *yaml.Node) { t.EntityAttribute = p.str(v, "entityAttribute") },
 		"ttl":             func(k, v *yaml.Node) { t.TTL = p.str(v, "ttl") },
+		"stream":          func(k, v *yaml.Node) { t.Stream = p.str(v, "stream") },
 		"indexes": func(k, v *yaml.Node) {
 			for _, ie := range p.entries(v, "indexes of "+what) {
 				t.Indexes = append(t.Indexes, p.index(ie))

@@ -258,7 +258,32 @@ func (c *checker) tables() {
 				"write the entity attribute of every item under the new name (a backfill) before new code reads them, or keep the name (entityAttribute:)")
 		}
 		c.ttl(ot, nt, t)
+		c.stream(ot, nt, t)
 		c.indexes(ot, nt, t, was != is)
+	}
+}
+
+// stream compares a table's stream. DynamoDB changes no view type of an
+// enabled stream: it is disabled, then a new stream enabled, of another
+// ARN, and the records of the writes in between are in neither.
+func (c *checker) stream(ot, nt lock.Table, t *model.Table) {
+	switch {
+	case ot.Stream == nt.Stream:
+	case ot.Stream == "":
+		c.finding(Infrastructure, nt.Name, "stream-added", false, t.StreamPos,
+			fmt.Sprintf("table %s gets a stream (%s)", nt.Name, nt.Stream),
+			"no one: it holds the changes from the deploy on, none before",
+			"deploy the table before the consumers of its stream")
+	case nt.Stream == "":
+		c.finding(Infrastructure, nt.Name, "stream-removed", true, t.Pos,
+			fmt.Sprintf("table %s no longer has a stream (it had %s)", nt.Name, ot.Stream),
+			"the consumers of the stream: it is disabled, and its records are gone 24 hours later",
+			"remove the consumers first, then the stream")
+	default:
+		c.finding(Infrastructure, nt.Name, "stream-changed", true, t.StreamPos,
+			fmt.Sprintf("the stream of table %s changes from %s to %s", nt.Name, ot.Stream, nt.Stream),
+			"the consumers of the stream: DynamoDB can't change an enabled stream's view type; it must be disabled and a new one enabled, of another ARN, so the consumers of the old one stop, and the writes in between are in no stream",
+			"remove the stream in one deploy and add the new one in the next (the writes in between are in no stream), then move the consumers to the new ARN")
 	}
 }
 

@@ -36,6 +36,15 @@ func (e *emitter) tables(f *jen.File) {
 	if len(ttl) > 0 {
 		comment(f, "Time to live: "+strings.Join(ttl, "; ")+".")
 	}
+	var streams []string
+	for _, d := range e.p.Tables {
+		if d.Stream != "" {
+			streams = append(streams, fmt.Sprintf("%s records %s", d.Table.Name, d.Stream))
+		}
+	}
+	if len(streams) > 0 {
+		comment(f, "Streams: "+strings.Join(streams, "; ")+".")
+	}
 	f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id("Tables").Params().Index().Id("Table").Block(
 		jen.Return(jen.Index().Id("Table").ValuesFunc(func(g *jen.Group) {
 			for _, d := range e.p.Tables {
@@ -96,6 +105,12 @@ func createTable(d *plan.TableDef, name jen.Code) jen.Dict {
 	if len(d.Local) > 0 {
 		in[jen.Id("LocalSecondaryIndexes")] = indexes("LocalSecondaryIndex", d.Local)
 	}
+	if d.Stream != "" {
+		in[jen.Id("StreamSpecification")] = jen.Op("&").Qual(pathTypes, "StreamSpecification").Values(jen.Dict{
+			jen.Id("StreamEnabled"):  jen.Qual(pathAWS, "Bool").Call(jen.True()),
+			jen.Id("StreamViewType"): jen.Qual(pathTypes, streamEnum[d.Stream]),
+		})
+	}
 	return in
 }
 
@@ -118,6 +133,15 @@ func projection(ix *model.Index) jen.Code {
 		})
 	}
 	return jen.Op("&").Qual(pathTypes, "Projection").Values(fields)
+}
+
+// streamEnum names the SDK's constant of each stream view type
+// (model.StreamViewTypes).
+var streamEnum = map[string]string{
+	"KEYS_ONLY":          "StreamViewTypeKeysOnly",
+	"NEW_IMAGE":          "StreamViewTypeNewImage",
+	"OLD_IMAGE":          "StreamViewTypeOldImage",
+	"NEW_AND_OLD_IMAGES": "StreamViewTypeNewAndOldImages",
 }
 
 // sdkEnum names the SDK's constant of each value of the table definition.

@@ -65,6 +65,7 @@ type Table struct {
 	SortKey         *Key    `json:"sortKey,omitempty"`
 	EntityAttribute string  `json:"entityAttribute"`
 	TTL             string  `json:"ttl,omitempty"`
+	Stream          string  `json:"stream,omitempty"`
 	Indexes         []Index `json:"indexes"`
 }
 
@@ -310,7 +311,7 @@ func keyPtr(ka *model.KeyAttr) *Key {
 }
 
 func table(t *model.Table) Table {
-	out := Table{Name: t.Name, PartitionKey: key(t.PK), SortKey: keyPtr(t.SK), EntityAttribute: t.EntityAttr, TTL: t.TTL, Indexes: []Index{}}
+	out := Table{Name: t.Name, PartitionKey: key(t.PK), SortKey: keyPtr(t.SK), EntityAttribute: t.EntityAttr, TTL: t.TTL, Stream: t.Stream, Indexes: []Index{}}
 	for _, ix := range t.Indexes[1:] {
 		kind := "global"
 		if ix.Kind == model.Local {

@@ -110,11 +110,19 @@ type Table struct {
 	EntityAttr string   // stored name of the attribute holding the entity name
 	TTL        string   // stored name of the TTL attribute, or ""
 	TTLPos     Pos
+	// Stream is the view type of the table's stream (StreamViewTypes),
+	// "" for none.
+	Stream    string
+	StreamPos Pos
 	// Indexes are the table's own key (Primary, first) and its secondary
 	// indexes in spec order.
 	Indexes  []*Index
 	Entities []*Entity // the entities stored in the table, in spec order
 }
+
+// StreamViewTypes are the view types of a table's stream, as DynamoDB
+// names them: what each record carries of the item written.
+var StreamViewTypes = []string{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}
 
 // Primary returns the table's own key as an index.
 func (t *Table) Primary() *Index { return t.Indexes[0] }

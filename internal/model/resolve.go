@@ -358,6 +358,12 @@ func (r *resolver) tables() {
 				r.errorf(st.TTL.Pos, "ttl %s of table %s is already a key attribute or the entity attribute", t.TTL, t.Name)
 			}
 		}
+		if st.Stream.Set {
+			t.Stream, t.StreamPos = st.Stream.Value, st.Stream.Pos
+			if !slices.Contains(StreamViewTypes, t.Stream) {
+				r.errorf(st.Stream.Pos, "stream of table %s is %q, which is no stream view type of DynamoDB; use one of %s", t.Name, t.Stream, strings.Join(StreamViewTypes, ", "))
+			}
+		}
 		primary := &Index{Name: PrimaryName, GoName: "Primary", Pos: t.Pos, Table: t, Kind: Primary, PK: t.PK, SK: t.SK, PKs: []*KeyAttr{t.PK}}
 		if t.SK != nil {
 			primary.SKs = []*KeyAttr{t.SK}

@@ -24,6 +24,9 @@ type TableDef struct {
 	// TTL is the stored name of the attribute time to live reads, or ""
 	// when the table has none.
 	TTL string
+	// Stream is the view type of the table's stream, or "" when it has
+	// none.
+	Stream string
 }
 
 // tableDefs defines every table of m, in spec order.
@@ -33,7 +36,7 @@ func tableDefs(m *model.Model) []*TableDef {
 		if len(t.Indexes) == 0 {
 			continue // a table the model refused
 		}
-		d := &TableDef{Table: t, Key: t.Primary(), TTL: t.TTL}
+		d := &TableDef{Table: t, Key: t.Primary(), TTL: t.TTL, Stream: t.Stream}
 		for _, ix := range t.Indexes {
 			for _, k := range ix.KeyAttrs() {
 				if !slices.ContainsFunc(d.Attributes, func(a *model.KeyAttr) bool { return a.Name == k.Name }) {

@@ -48,6 +48,7 @@ type Table struct {
 	SortKey         *Key    `json:"sortKey,omitempty"`
 	EntityAttribute string  `json:"entityAttribute"`
 	TTL             string  `json:"ttl,omitempty"`
+	Stream          string  `json:"stream,omitempty"`
 	Indexes         []Index `json:"indexes"`
 }
 
@@ -354,7 +355,7 @@ func New(file string, p *plan.Plan, diags *diag.List) *Report {
 	r.Patterns = make([]Pattern, 0, len(p.Patterns))
 	r.Assumptions = append(r.Assumptions, p.Assumptions...)
 	for _, t := range m.Tables {
-		rt := Table{Name: t.Name, EntityAttribute: t.EntityAttr, TTL: t.TTL, Indexes: []Index{}}
+		rt := Table{Name: t.Name, EntityAttribute: t.EntityAttr, TTL: t.TTL, Stream: t.Stream, Indexes: []Index{}}
 		rt.PartitionKey, rt.SortKey = keys(t.Primary())
 		for _, ix := range t.Indexes[1:] {
 			ri := Index{Name: ix.Name, Kind: ix.Kind.String(), Projection: "all", Inverted: ix.Inverted}

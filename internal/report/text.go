@@ -37,6 +37,9 @@ func (r *Report) textView() textView {
 		if t.TTL != "" {
 			head += "; ttl " + t.TTL
 		}
+		if t.Stream != "" {
+			head += "; stream " + t.Stream
+		}
 		tt.Schema = wrap(head, "", "    ")
 		for _, ix := range t.Indexes {
 			schema := keySchemaText(ix.PartitionKey, ix.SortKey)

@@ -138,6 +138,7 @@ type Table struct {
 // Tables returns the definition of every table of the spec, in spec order,
 // under the physical names s was given; each call returns new values.
 // Time to live: Esports reads attribute expiresAt.
+// Streams: Esports records NEW_AND_OLD_IMAGES.
 func (s *Store) Tables() []Table {
 	return []Table{{
 		Create: &dynamodb.CreateTableInput{
@@ -264,6 +265,10 @@ func (s *Store) Tables() []Table {
 				AttributeName: aws.String("SK"),
 				KeyType:       types.KeyTypeRange,
 			}},
+			StreamSpecification: &types.StreamSpecification{
+				StreamEnabled:  aws.Bool(true),
+				StreamViewType: types.StreamViewTypeNewAndOldImages,
+			},
 			TableName: aws.String(s.esportsTable),
 		},
 		Name: "Esports",

@@ -46,6 +46,7 @@ type (
 		Global     []cfIndex
 		Local      []cfIndex
 		TTL        string // "" when the table has none
+		Stream     string // the stream's view type, "" when the table has none
 		// DependsOn is the logical ID of the table with secondary
 		// indexes made before this one, when this one has any.
 		DependsOn string
@@ -116,6 +117,7 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 		if d.TTL != "" {
 			t.TTL = format.YAMLString(d.TTL)
 		}
+		t.Stream = d.Stream
 		if len(d.Global)+len(d.Local) > 0 {
 			t.DependsOn = indexed
 			indexed = t.IDs.Resource

@@ -216,6 +216,9 @@ func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values ma
 		if d.TTL != "" {
 			want["TimeToLiveSpecification"] = map[string]any{"AttributeName": d.TTL, "Enabled": true}
 		}
+		if d.Stream != "" {
+			want["StreamSpecification"] = map[string]any{"StreamViewType": d.Stream}
+		}
 		if got := r["Properties"]; !reflect.DeepEqual(got, want) {
 			t.Errorf("resource %s:\ngot  %s\nwant %s", ids.Resource, jsonText(got), jsonText(want))
 		}

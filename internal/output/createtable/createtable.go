@@ -21,6 +21,11 @@ type (
 		LocalSecondaryIndexes  []cliIndex     `json:"LocalSecondaryIndexes,omitempty"`
 		GlobalSecondaryIndexes []cliIndex     `json:"GlobalSecondaryIndexes,omitempty"`
 		BillingMode            string         `json:"BillingMode"`
+		StreamSpecification    *cliStream     `json:"StreamSpecification,omitempty"`
+	}
+	cliStream struct {
+		StreamEnabled  bool   `json:"StreamEnabled"`
+		StreamViewType string `json:"StreamViewType"`
 	}
 	cliAttribute struct {
 		AttributeName string `json:"AttributeName"`
@@ -83,6 +88,9 @@ func Render(p *plan.Plan, _ *model.Output, _ format.Source) ([]format.File, erro
 		}
 		for _, ix := range d.Global {
 			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, cliIndexOf(ix))
+		}
+		if d.Stream != "" {
+			in.StreamSpecification = &cliStream{true, d.Stream}
 		}
 		data, err := format.JSON(in)
 		if err != nil {

@@ -139,6 +139,9 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 	if d.TTL != "" {
 		facts = append(facts, "Time to live: "+code(d.TTL)+".")
 	}
+	if d.Stream != "" {
+		facts = append(facts, "Stream: "+code(d.Stream)+".")
+	}
 	facts = append(facts, "Billing: "+code(plan.Billing)+".")
 	dt.Facts = strings.Join(facts, " ")
 

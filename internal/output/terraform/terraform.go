@@ -70,6 +70,8 @@ type (
 		Attribute                 []tfAttr    `json:"attribute"`
 		GlobalSecondaryIndex      []tfGlobal  `json:"global_secondary_index,omitempty"`
 		LocalSecondaryIndex       []tfLocal   `json:"local_secondary_index,omitempty"`
+		StreamEnabled             bool        `json:"stream_enabled,omitempty"`
+		StreamViewType            string      `json:"stream_view_type,omitempty"`
 		TTL                       []tfTTL     `json:"ttl,omitempty"`
 		PointInTimeRecovery       []tfEnabled `json:"point_in_time_recovery"`
 		DeletionProtectionEnabled string      `json:"deletion_protection_enabled"`
@@ -248,6 +250,9 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 		}
 		if d.TTL != "" {
 			res.TTL = []tfTTL{{tfString(d.TTL), true}}
+		}
+		if d.Stream != "" {
+			res.StreamEnabled, res.StreamViewType = true, d.Stream
 		}
 		f.Variable = append(f.Variable,
 			tfMember{n.PITRVar, tfVariable{

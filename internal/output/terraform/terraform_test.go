@@ -86,7 +86,7 @@ func literal(t *testing.T, v any, what string) string {
 // tableArgs are the arguments and blocks of aws_dynamodb_table the
 // output may use; global and local index blocks have theirs.
 var (
-	tableArgs  = []string{"name", "billing_mode", "read_capacity", "write_capacity", "hash_key", "range_key", "attribute", "global_secondary_index", "local_secondary_index", "ttl", "point_in_time_recovery", "deletion_protection_enabled"}
+	tableArgs  = []string{"name", "billing_mode", "read_capacity", "write_capacity", "hash_key", "range_key", "attribute", "global_secondary_index", "local_secondary_index", "stream_enabled", "stream_view_type", "ttl", "point_in_time_recovery", "deletion_protection_enabled"}
 	globalArgs = []string{"name", "key_schema", "projection_type", "non_key_attributes", "read_capacity", "write_capacity"}
 	localArgs  = []string{"name", "range_key", "projection_type", "non_key_attributes"}
 )
@@ -230,6 +230,14 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 				t.Errorf("%s.range_key = %q, want %q", lw, sk, plan.KeySchema(ix)[1].Name)
 			}
 		})
+		// The stream: enabled with its view type, nothing without one.
+		if d.Stream == "" {
+			if r["stream_enabled"] != nil || r["stream_view_type"] != nil {
+				t.Errorf("%s has a stream, the table has none", what)
+			}
+		} else if r["stream_enabled"] != true || r["stream_view_type"] != d.Stream {
+			t.Errorf("%s stream_enabled %v, stream_view_type %v; want true, %s", what, r["stream_enabled"], r["stream_view_type"], d.Stream)
+		}
 		// Time to live: on for the ttl attribute, no block without one.
 		if d.TTL == "" {
 			if r["ttl"] != nil {
