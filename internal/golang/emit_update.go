@@ -219,7 +219,8 @@ func (up *updater) checks(g *jen.Group, fail func(jen.Code) jen.Code) {
 		if ent.KeyChecked(a) {
 			// A value no key attribute holds is a KeyError, as on writes
 			// of the whole item.
-			if a.StoredForm().Pointer {
+			if a.Optional {
+				// Absent (nil, or an empty binary or path) removes it.
 				g.If(present(a, v)).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, deref(a, v), up.local("err"), fail) })
 			} else {
 				naturalKeyCheck(g, a, v, up.local("err"), fail)

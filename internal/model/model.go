@@ -367,10 +367,18 @@ func (e *Entity) IndexKeyAttr(a *Attribute) *KeyAttr {
 }
 
 // NaturalChecked reports whether attribute a standing as the whole key
-// attribute ka (a natural key) is checked: a string or binary key (never
-// empty), or a number DynamoDB stores only some values of (a float).
+// attribute ka (a natural key) is checked: a string or a required binary
+// key (never empty), or a number DynamoDB stores only some values of (a
+// float).
 func NaturalChecked(a *Attribute, ka *KeyAttr) bool {
-	return ka.Type == S || ka.Type == B || ka.Type == N && a.StoredForm().Key.Number != ""
+	switch ka.Type {
+	case S:
+		return true
+	case B:
+		// An optional binary that is empty is absent.
+		return !a.Optional
+	}
+	return a.StoredForm().Key.Number != ""
 }
 
 // Attr returns the attribute named name (its spec name), or nil.

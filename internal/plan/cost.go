@@ -243,7 +243,7 @@ func (b *builder) cost(pp *Pattern) {
 		if len(p.Filter) > 0 {
 			detail += ", plus the items the filter drops"
 		}
-		if x := pp.Request.Expiry; x != nil && !x.InCode {
+		if x := pp.Request.Expiry; x != nil && p.Op != model.OpGet {
 			detail += ", plus the expired items it leaves out"
 		}
 		pp.Cost.RCU = readUnits(bytes, p.Consistent)
@@ -273,15 +273,26 @@ func (b *builder) cost(pp *Pattern) {
 func (b *builder) updateCost(pp *Pattern) (float64, string) {
 	p := pp.Pattern
 	e := p.Entity()
+	if p.Op == model.OpPut {
+		// A put sent as an UpdateItem writes the whole item.
+		w := b.writeAmp(e)
+		return w.Total, ampDetail(w)
+	}
 	s := b.sizes
 	total := writeUnits(s.item(e))
 	parts := []string{fmt.Sprintf("table %g", total)}
 	changed := append(append(append(p.SetAttrs(), p.AddAttrs()...), p.Remove...), p.RemoveFrom...)
+	// What every update writes besides: the version, the updated time.
+	for _, a := range []*model.Attribute{e.Version, e.Updated} {
+		if a != nil {
+			changed = append(changed, a)
+		}
+	}
 	for _, k := range e.Keys[1:] {
 		ix := k.Index
 		rewrites := slices.ContainsFunc(pp.Rebuild, func(r *Rebuild) bool { return r.Index == ix })
 		for _, a := range changed {
-			if a.Stored == ix.PK.Name || (ix.SK != nil && a.Stored == ix.SK.Name) {
+			if ix.IsKeyAttr(a.Stored) {
 				rewrites = true
 			}
 		}

@@ -143,7 +143,7 @@ func (pp *Pattern) ExpiryNote() string {
 	}
 	what := fmt.Sprintf("(%s at or before the Store's clock), which DynamoDB deletes only eventually,", x.Attr)
 	switch {
-	case x.InCode && pp.Call == BatchGetItem:
+	case x.InCode && (pp.Call == BatchGetItem || pp.Call == Query && pp.Pattern.Op != model.OpGet):
 		return "expired items " + what + " are absent: read and billed, then left out"
 	case x.InCode:
 		return "an expired item " + what + " is absent: read and billed, then answered ErrNotFound"

@@ -313,3 +313,47 @@ patterns:
 		t.Errorf("update expression %q", e)
 	}
 }
+
+// TestUpdateCostMultiAttributeKeys: an update of any attribute of a
+// multi-attribute key moves the item in the index (a delete and a put
+// there), and so does one that writes the updated time standing in such a
+// key; a put sent as an UpdateItem writes the whole item.
+func TestUpdateCostMultiAttributeKeys(t *testing.T) {
+	res := generator.Check("spec.yaml", []byte(`
+version: 1
+package: tickets
+tables:
+  Main:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+      byDesk:
+        partitionKey: [org, desk]
+        sortKey: [changedAt]
+entities:
+  Ticket:
+    attributes:
+      id: string
+      org: string
+      desk: string
+      note: {type: string, optional: true}
+      openedAt: time
+      changedAt: time
+    timestamps: {created: openedAt, updated: changedAt}
+    keys:
+      primary: {pk: "T#{id}", sk: T}
+patterns:
+  Move: {update: Ticket, set: [desk]}
+  Note: {update: Ticket, set: [note]}
+  Save: {put: Ticket}
+`))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	want := map[string]string{"Move": "table 1 + byDesk 2", "Note": "table 1 + byDesk 2", "Save": "table 1 + byDesk 1"}
+	for _, pp := range res.Plan.Patterns {
+		if w, ok := want[pp.Pattern.Name]; ok && pp.Cost.Detail != w {
+			t.Errorf("%s costs %q, want %q", pp.Pattern.Name, pp.Cost.Detail, w)
+		}
+	}
+}

@@ -435,3 +435,39 @@ func TestExpiredKeyAttribute(t *testing.T) {
 		t.Errorf("SessionsEndingBy +3h: %+v, want soon alone", res.Items)
 	}
 }
+
+// TestOptionalBinaryKey sets and removes an optional binary of a
+// multi-attribute sort key with an update: the fan joins byBadge, then
+// leaves it; nil removes the attribute rather than being refused.
+func TestOptionalBinaryKey(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	if err := s.PutFan(ctx, &Fan{FanID: "f", Club: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	fans := func() int {
+		n := 0
+		for _, err := range s.FansOfClubAll(ctx, "c") {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		return n
+	}
+	if n := fans(); n != 0 {
+		t.Errorf("a fan without a badge: %d in byBadge, want 0", n)
+	}
+	if _, err := s.BadgeFan(ctx, BadgeFanParams{FanID: "f", Badge: []byte{7}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := fans(); n != 1 {
+		t.Errorf("with a badge: %d in byBadge, want 1", n)
+	}
+	if _, err := s.BadgeFan(ctx, BadgeFanParams{FanID: "f", Badge: nil}); err != nil {
+		t.Fatalf("taking the badge away: %v", err)
+	}
+	if n := fans(); n != 0 {
+		t.Errorf("without the badge again: %d in byBadge, want 0", n)
+	}
+}

@@ -53,6 +53,12 @@ var esportsIndexByExpiry = &dyngen.Index{
 	Start: []dyngen.StartAttr{{Name: "desk", Kind: 'S'}, {Name: "expiresAt", Kind: 'N', Sort: true}, {Name: "sessionId", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
 }
 
+// esportsIndexByBadge is GSI byBadge of table Esports, as the reads use it.
+var esportsIndexByBadge = &dyngen.Index{
+	Name: "byBadge", PK: "club", SK: "badge", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "club", Kind: 'S'}, {Name: "badge", Kind: 'B', Sort: true}, {Name: "fanId", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // esportsIndexByLeague is GSI byLeague of table Esports, as the reads use
 // it.
 var esportsIndexByLeague = &dyngen.Index{
@@ -756,6 +762,122 @@ func (s *Store) moveCoachInput(params MoveCoachParams) (*dynamodb.UpdateItemInpu
 	}, nil
 }
 
+// PutFan writes fan whole, replacing any item with its key.
+//
+//	PutItem on table Esports
+//	Key: PK = "FAN#{fanId}" AND SK = "FAN"
+func (s *Store) PutFan(ctx context.Context, fan *Fan) error {
+	in, err := s.putFanInput(fan)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutFan", err)
+}
+
+// putFanInput builds the request of PutFan; the caller wraps its errors.
+func (s *Store) putFanInput(fan *Fan) (*dynamodb.PutItemInput, error) {
+	item, err := fan.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.esportsTable)}, nil
+}
+
+// BadgeFanParams holds the inputs of BadgeFan.
+type BadgeFanParams struct {
+	FanID string
+	Badge []byte // the value set
+}
+
+const badgeFanCondition = "attribute_exists(PK)"
+
+// BadgeFan changes a Fan and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Esports
+//	Key: PK = "FAN#{fanId}" AND SK = "FAN"
+//	UpdateExpression: SET #badge = :badge
+//	(badge: nil or empty removes the attribute)
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) BadgeFan(ctx context.Context, params BadgeFanParams) (*Fan, error) {
+	in, err := s.badgeFanInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("BadgeFan", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("BadgeFan", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Fan
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("BadgeFan", err)
+	}
+	return &v, nil
+}
+
+// badgeFanInput builds the request of BadgeFan; the caller wraps its
+// errors.
+func (s *Store) badgeFanInput(params BadgeFanParams) (*dynamodb.UpdateItemInput, error) {
+	fanID := params.FanID
+	badge := params.Badge
+	pk, err := fanPK(fanID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{}
+	set := []string{}
+	remove := []string{}
+	if len(badge) == 0 {
+		remove = append(remove, "#badge")
+	} else {
+		set = append(set, "#badge = :badge")
+		values[":badge"] = &types.AttributeValueMemberB{Value: badge}
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(badgeFanCondition),
+		ExpressionAttributeNames: map[string]string{"#badge": "badge"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "FAN"},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.esportsTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// FansOfClubResult is one page of FansOfClub (see dyngen.Result).
+type FansOfClubResult = dyngen.Result[Fan]
+
+// FansOfClub reads one page of Fan items (see Page and DecodeError).
+//
+//	Query on GSI byBadge of table Esports
+//	KeyConditionExpression: club = {club}
+func (s *Store) FansOfClub(ctx context.Context, club string, page Page) (*FansOfClubResult, error) {
+	args := dyngen.Args{Table: s.esportsTable}
+	if club == "" {
+		return nil, dyngen.Fail("FansOfClub", &KeyError{Attr: "club", Reason: "empty"})
+	}
+	args.Values = map[string]types.AttributeValue{":club": &types.AttributeValueMemberS{Value: club}}
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "FansOfClub", Pattern: "fansOfClub", Index: esportsIndexByBadge,
+		KeyCondition: "#club = :club",
+		Names:        map[string]string{"#club": "club"},
+		Equal:        []dyngen.KeyValue{{Attr: "club", Value: ":club"}},
+	}, (*Fan).UnmarshalItem)
+}
+
+// FansOfClubAll walks every Fan of FansOfClub, a page at a time (see
+// dyngen.Walk).
+func (s *Store) FansOfClubAll(ctx context.Context, club string) iter.Seq2[Fan, error] {
+	return dyngen.Walk(func(page Page) (*FansOfClubResult, error) { return s.FansOfClub(ctx, club, page) })
+}
+
 // PutSession writes session whole, replacing any item with its key.
 //
 //	PutItem on table Esports
@@ -786,9 +908,9 @@ type SessionsOfDeskResult = dyngen.Result[Session]
 //
 //	Query on GSI byExpiry of table Esports
 //	KeyConditionExpression: desk = {desk}
-//	An expired item (expiresAt at or before the Store's clock), which
-//		DynamoDB deletes only eventually, is absent: read and billed,
-//		then answered ErrNotFound.
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out.
 func (s *Store) SessionsOfDesk(ctx context.Context, desk string, page Page) (*SessionsOfDeskResult, error) {
 	args := dyngen.Args{Table: s.esportsTable}
 	if desk == "" {
@@ -826,9 +948,9 @@ type SessionsEndingByResult = dyngen.Result[Session]
 //
 //	Query on GSI byExpiry of table Esports
 //	KeyConditionExpression: desk = {desk} AND expiresAt <= {expiresAt}
-//	An expired item (expiresAt at or before the Store's clock), which
-//		DynamoDB deletes only eventually, is absent: read and billed,
-//		then answered ErrNotFound.
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out.
 func (s *Store) SessionsEndingBy(ctx context.Context, params SessionsEndingByParams, page Page) (*SessionsEndingByResult, error) {
 	args := dyngen.Args{Table: s.esportsTable}
 	if params.Desk == "" {

@@ -176,6 +176,15 @@ func (s *Store) Tables() []Table {
 				AttributeName: aws.String("sessionId"),
 				AttributeType: types.ScalarAttributeTypeS,
 			}, {
+				AttributeName: aws.String("club"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("badge"),
+				AttributeType: types.ScalarAttributeTypeB,
+			}, {
+				AttributeName: aws.String("fanId"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
 				AttributeName: aws.String("league"),
 				AttributeType: types.ScalarAttributeTypeS,
 			}, {
@@ -241,6 +250,19 @@ func (s *Store) Tables() []Table {
 					KeyType:       types.KeyTypeRange,
 				}, {
 					AttributeName: aws.String("sessionId"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}, {
+				IndexName: aws.String("byBadge"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("club"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("badge"),
+					KeyType:       types.KeyTypeRange,
+				}, {
+					AttributeName: aws.String("fanId"),
 					KeyType:       types.KeyTypeRange,
 				}},
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},

@@ -70,6 +70,15 @@ type StoreAPI interface {
 	PutCoach(ctx context.Context, coach *Coach) error
 	// MoveCoach changes a Coach and returns it as it is after the change.
 	MoveCoach(ctx context.Context, params MoveCoachParams) (*Coach, error)
+	// PutFan writes fan whole, replacing any item with its key.
+	PutFan(ctx context.Context, fan *Fan) error
+	// BadgeFan changes a Fan and returns it as it is after the change.
+	BadgeFan(ctx context.Context, params BadgeFanParams) (*Fan, error)
+	// FansOfClub reads one page of Fan items (see Page and DecodeError).
+	FansOfClub(ctx context.Context, club string, page Page) (*FansOfClubResult, error)
+	// FansOfClubAll walks every Fan of FansOfClub, a page at a time (see
+	// dyngen.Walk).
+	FansOfClubAll(ctx context.Context, club string) iter.Seq2[Fan, error]
 	// PutSession writes session whole, replacing any item with its key.
 	PutSession(ctx context.Context, session *Session) error
 	// SessionsOfDesk reads one page of Session items (see Page and
