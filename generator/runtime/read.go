@@ -25,7 +25,8 @@ type Index struct {
 	// Name is the index's name; "" for the table's primary key.
 	Name string
 	// PK and SK are the index's key attributes; SK is "" when it has
-	// none.
+	// none. Of a multi-attribute key, they are the first of each (a
+	// query names them all in Query.Equal and Query.Attr).
 	PK, SK string
 	// Start are the attributes of a start key of a query of the index:
 	// the index's key and the table's, each once.
