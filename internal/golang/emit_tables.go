@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -27,23 +26,23 @@ func (e *emitter) tables(f *jen.File) {
 	f.Line()
 	comment(f, "Tables returns the definition of every table of the spec, in spec order, "+
 		"under the physical names s was given; each call returns new values.")
-	var ttl []string
-	for _, d := range e.p.Tables {
-		if d.TTL != "" {
-			ttl = append(ttl, fmt.Sprintf("%s reads attribute %s", d.Table.Name, d.TTL))
+	// A line per setting some tables have, naming them with it.
+	for _, note := range []struct {
+		label string
+		of    func(*plan.TableDef) string
+	}{
+		{"Time to live", func(d *plan.TableDef) string { return when(d.TTL != "", d.Table.Name+" reads attribute "+d.TTL) }},
+		{"Streams", func(d *plan.TableDef) string { return when(d.Stream != "", d.Table.Name+" records "+d.Stream) }},
+	} {
+		var parts []string
+		for _, d := range e.p.Tables {
+			if s := note.of(d); s != "" {
+				parts = append(parts, s)
+			}
 		}
-	}
-	if len(ttl) > 0 {
-		comment(f, "Time to live: "+strings.Join(ttl, "; ")+".")
-	}
-	var streams []string
-	for _, d := range e.p.Tables {
-		if d.Stream != "" {
-			streams = append(streams, fmt.Sprintf("%s records %s", d.Table.Name, d.Stream))
+		if len(parts) > 0 {
+			comment(f, note.label+": "+strings.Join(parts, "; ")+".")
 		}
-	}
-	if len(streams) > 0 {
-		comment(f, "Streams: "+strings.Join(streams, "; ")+".")
 	}
 	f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id("Tables").Params().Index().Id("Table").Block(
 		jen.Return(jen.Index().Id("Table").ValuesFunc(func(g *jen.Group) {
@@ -52,6 +51,14 @@ func (e *emitter) tables(f *jen.File) {
 			}
 		})),
 	)
+}
+
+// when is s when ok, else "".
+func when(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
 }
 
 // table is the Table value of one table.
