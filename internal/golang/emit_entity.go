@@ -418,11 +418,7 @@ func (p *itemPrinter) keyStep(g *jen.Group, s plan.KeyStep) {
 // naturalCheck prints the check of an attribute that is a whole key
 // (naturalChecked), when it is present if it is optional.
 func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
-	if !a.Optional {
-		naturalKeyCheck(g, a, p.val(a), "err", marshalFail)
-		return
-	}
-	g.If(present(a, p.field(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), "err", marshalFail) })
+	presentKeyCheck(g, a, p.field(a), "err", marshalFail)
 }
 
 // sparseKeys prints the keys of a sparse index, built when the item is in

@@ -126,6 +126,17 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName strin
 	}
 }
 
+// presentKeyCheck emits naturalKeyCheck of v, the field or parameter of
+// attribute a, when it is present if a is optional: absent, it writes no
+// key.
+func presentKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName string, fail func(err jen.Code) jen.Code) {
+	if !a.Optional {
+		naturalKeyCheck(g, a, v, errName, fail)
+		return
+	}
+	g.If(present(a, v)).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, deref(a, v), errName, fail) })
+}
+
 // scopeLocal is the name of local name (one of model.MethodLocals) in
 // scope: the method's, as its plan names it (m.scope), or name itself in
 // a function of no pattern (a key builder, MarshalItem).

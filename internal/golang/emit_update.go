@@ -218,13 +218,9 @@ func (up *updater) checks(g *jen.Group, fail func(jen.Code) jen.Code) {
 		v := jen.Id(up.params[a])
 		if ent.KeyChecked(a) {
 			// A value no key attribute holds is a KeyError, as on writes
-			// of the whole item.
-			if a.Optional {
-				// Absent (nil, or an empty binary or path) removes it.
-				g.If(present(a, v)).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, deref(a, v), up.local("err"), fail) })
-			} else {
-				naturalKeyCheck(g, a, v, up.local("err"), fail)
-			}
+			// of the whole item; absent (nil, or an empty binary or
+			// path), it removes the attribute.
+			presentKeyCheck(g, a, v, up.local("err"), fail)
 		}
 		checks := valueChecks(ent, a, deref(a, v), fail)
 		if !a.Optional {

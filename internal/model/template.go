@@ -81,11 +81,7 @@ func (t *Template) String() string {
 	if t.Multi {
 		parts := make([]string, len(t.Segments))
 		for i, s := range t.Segments {
-			if s.Attr != nil {
-				parts[i] = "{" + s.Attr.Name + "}"
-			} else {
-				parts[i] = strconv.Quote(s.Literal)
-			}
+			parts[i] = s.partText()
 		}
 		return strings.Join(parts, ", ")
 	}
@@ -103,11 +99,15 @@ func (t *Template) String() string {
 // PartText shows the value of t, the template of one attribute of a
 // multi-attribute key (EntityKey.Parts): {name} for an attribute, the
 // entity's type value quoted.
-func (t *Template) PartText() string {
-	if seg := t.Segments[0]; seg.Attr == nil {
-		return strconv.Quote(seg.Literal)
+func (t *Template) PartText() string { return t.Segments[0].partText() }
+
+// partText shows s as the whole value of a key attribute: {name}, or a
+// literal quoted.
+func (s Segment) partText() string {
+	if s.Attr == nil {
+		return strconv.Quote(s.Literal)
 	}
-	return t.String()
+	return "{" + s.Attr.Name + "}"
 }
 
 // TakesEmpty reports whether a placeholder of a in t may hold the empty

@@ -14,6 +14,10 @@ type KeyCond struct {
 	Index *model.Index
 	PK    *model.Template
 	SK    SKCond
+	// Parts is set for a multi-attribute key: the template of each key
+	// attribute (model.EntityKey.Parts of the read's first entity; those
+	// the condition binds are every member's).
+	Parts []*model.Template
 }
 
 // SKKind is the form of a sort key condition.
@@ -71,7 +75,7 @@ func (k *KeyCond) StartKey() []StartAttr {
 	return out
 }
 
-// Bound is an attribute of a multi-attribute key that the key condition
+// BoundPart is an attribute of a multi-attribute key that the key condition
 // binds with equality, with its value's template (one segment: an
 // attribute, or the entity's type value).
 type BoundPart struct {
@@ -89,13 +93,8 @@ func (k *KeyCond) Bound() []BoundPart {
 		return nil
 	}
 	var out []BoundPart
-	n := len(k.Index.PKs)
-	for i, ka := range k.Index.PKs {
-		out = append(out, BoundPart{ka, part(k.PK, i, ka), i})
-	}
-	for i := range k.SK.Prefix {
-		ka := k.Index.SKs[i]
-		out = append(out, BoundPart{ka, part(k.SK.Template, i, ka), n + i})
+	for i, ka := range k.Index.KeyAttrs()[:len(k.Index.PKs)+k.SK.Prefix] {
+		out = append(out, BoundPart{ka, k.Parts[i], i})
 	}
 	return out
 }
@@ -118,15 +117,6 @@ func (k *KeyCond) RangeAttr() *model.KeyAttr {
 		return nil
 	}
 	return k.Index.SKs[k.SK.Prefix]
-}
-
-// part is segment i of a multi-attribute key's template as the template
-// of key attribute ka alone.
-func part(tm *model.Template, i int, ka *model.KeyAttr) *model.Template {
-	seg := tm.Segments[i]
-	out := &model.Template{Pos: tm.Pos, Segments: []model.Segment{seg}, KeyType: ka.Type, Implied: true}
-	out.Source = out.String()
-	return out
 }
 
 // SKCond is the condition on the sort key.

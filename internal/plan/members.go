@@ -146,7 +146,6 @@ func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCon
 func (b *builder) membersMulti(pp *Pattern) string {
 	ix, p := pp.Index, pp.Pattern
 	bound := pp.Key.Bound()
-	own := p.Entities[0].Key(ix)
 	var kept, read []*model.Entity
 	for _, e := range ix.Table.Entities {
 		k := e.Key(ix)
@@ -154,7 +153,7 @@ func (b *builder) membersMulti(pp *Pattern) string {
 			continue
 		}
 		apart := slices.ContainsFunc(bound, func(bp BoundPart) bool {
-			return !b.langs.overlaps(b.langs.template(k.Parts[bp.Part]), b.langs.template(own.Parts[bp.Part]))
+			return !b.langs.overlaps(b.langs.template(k.Parts[bp.Part]), b.langs.template(bp.Tm))
 		})
 		if apart {
 			kept = append(kept, e)

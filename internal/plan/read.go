@@ -164,7 +164,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 			return failBound("by %s is not a leading placeholder of the sort key %s=%q (after the bound part %s)", name, ix.SK.Name, sk.Source, quoteTemplate(sk, prefix, ""))
 		}
 	}
-	key := &KeyCond{Index: ix, PK: first.PK}
+	key := &KeyCond{Index: ix, PK: first.PK, Parts: first.Parts}
 	if sk != nil {
 		key.SK = SKCond{Template: sk, Prefix: prefix}
 		full := prefix == len(sk.Segments) && len(keys) == 1

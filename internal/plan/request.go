@@ -668,23 +668,24 @@ func keyCondition(n *requestNamer, k *KeyCond) {
 	n.value(valPK[1:], &Value{Source: PKValue})
 	expr := pk + " = " + req.Values[0].Placeholder
 	if k.SK.Kind != SKNone {
-		sk := n.name(k.Index.SK.Name, keySK)
-		one := func() string { return n.value(valSK[1:], &Value{Source: SKValue}).Placeholder }
-		switch k.SK.Kind {
-		case SKEq:
-			expr += fmt.Sprintf(" AND %s = %s", sk, one())
-		case SKBeginsWith:
-			expr += fmt.Sprintf(" AND begins_with(%s, %s)", sk, one())
-		case SKBetween:
-			lo := n.value(valSKLo[1:], &Value{Source: SKLow}).Placeholder
-			hi := n.value(valSKHi[1:], &Value{Source: SKHigh}).Placeholder
-			expr += fmt.Sprintf(" AND %s BETWEEN %s AND %s", sk, lo, hi)
-		default:
-			op := map[SKKind]string{SKLt: "<", SKLe: "<=", SKGt: ">", SKGe: ">="}[k.SK.Kind]
-			expr += fmt.Sprintf(" AND %s %s %s", sk, op, one())
-		}
+		expr += " AND " + skTerm(n, k.SK.Kind, n.name(k.Index.SK.Name, keySK))
 	}
 	req.KeyCondition = expr
+}
+
+// skTerm is the condition of kind on the sort key attribute the request
+// names sk, with its values: sk = :sk, begins_with(sk, :sk), sk BETWEEN
+// :sklo AND :skhi, sk < :sk.
+func skTerm(n *requestNamer, kind SKKind, sk string) string {
+	switch kind {
+	case SKBeginsWith:
+		return fmt.Sprintf("begins_with(%s, %s)", sk, n.value(valSK[1:], &Value{Source: SKValue}).Placeholder)
+	case SKBetween:
+		lo := n.value(valSKLo[1:], &Value{Source: SKLow}).Placeholder
+		hi := n.value(valSKHi[1:], &Value{Source: SKHigh}).Placeholder
+		return fmt.Sprintf("%s BETWEEN %s AND %s", sk, lo, hi)
+	}
+	return fmt.Sprintf("%s %s %s", sk, kind.Operator(), n.value(valSK[1:], &Value{Source: SKValue}).Placeholder)
 }
 
 // keyConditionMulti names the key attributes and values of a Query of an
@@ -704,18 +705,7 @@ func keyConditionMulti(n *requestNamer, k *KeyCond) {
 		parts = append(parts, n.name(b.Attr.Name, "")+" = "+ph)
 	}
 	if ka := k.RangeAttr(); ka != nil {
-		name := n.name(ka.Name, "")
-		one := func() string { return n.value(valSK[1:], &Value{Source: SKValue}).Placeholder }
-		switch k.SK.Kind {
-		case SKBeginsWith:
-			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", name, one()))
-		case SKBetween:
-			lo := n.value(valSKLo[1:], &Value{Source: SKLow}).Placeholder
-			hi := n.value(valSKHi[1:], &Value{Source: SKHigh}).Placeholder
-			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi))
-		default:
-			parts = append(parts, fmt.Sprintf("%s %s %s", name, k.SK.Kind.Operator(), one()))
-		}
+		parts = append(parts, skTerm(n, k.SK.Kind, n.name(ka.Name, "")))
 	}
 	n.req.KeyCondition = strings.Join(parts, " AND ")
 }
