@@ -59,6 +59,8 @@ type File struct {
 	Objects  []*Object
 	Entities []*Entity
 	Patterns []*Pattern
+	// Consumers are the consumers of tables' streams, in spec order.
+	Consumers []*Consumer
 	// Outputs are the files besides the Go package the spec asks for, in
 	// spec order.
 	Outputs []*Output
@@ -85,6 +87,46 @@ type Output struct {
 	Kind Str
 	Pos  Pos
 	File Str
+}
+
+// Consumer is a consumer of a table's stream: the changes it handles,
+// per entity and operation, and what of the item each reads.
+type Consumer struct {
+	Name  Str
+	Pos   Pos
+	Doc   Str
+	Table Str
+	// On lists the entities whose changes the consumer handles, in spec
+	// order.
+	On    []*ConsumerOn
+	OnPos Pos
+	// Lambda asks for the event source mapping of a Lambda function in
+	// the outputs that deploy tables; nil when not asked.
+	Lambda *ConsumerLambda
+}
+
+// ConsumerOn is one entity of a consumer's on: the operations handled
+// (insert, modify, remove), each with the images it reads (keys, new,
+// old or both); Image is unset where the list form gives the default.
+type ConsumerOn struct {
+	Entity Str
+	Ops    []ConsumerOp
+}
+
+// ConsumerOp is one operation a consumer handles on an entity.
+type ConsumerOp struct {
+	Op    Str
+	Image Str
+}
+
+// ConsumerLambda holds the settings of a consumer's event source mapping.
+type ConsumerLambda struct {
+	Pos Pos
+	// BatchSize is the most records a batch holds (unset: Lambda's
+	// default); StartingPosition TRIM_HORIZON or LATEST (unset:
+	// TRIM_HORIZON).
+	BatchSize        Int
+	StartingPosition Str
 }
 
 // KeyAttr is a table's or index's key attribute: a name and a DynamoDB

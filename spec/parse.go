@@ -451,6 +451,11 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 				f.Patterns = append(f.Patterns, p.pattern(e))
 			}
 		},
+		"consumers": func(k, v *yaml.Node) {
+			for _, e := range p.entries(v, "consumers") {
+				f.Consumers = append(f.Consumers, p.consumer(e))
+			}
+		},
 		"outputs": func(k, v *yaml.Node) {
 			for _, e := range p.entries(v, "outputs") {
 				f.Outputs = append(f.Outputs, p.output(e))
@@ -497,6 +502,73 @@ func (p *parser) output(e entry) *Output {
 		"file": func(k, v *yaml.Node) { o.File = p.str(v, "file") },
 	})
 	return o
+}
+
+// consumer reads one entry of consumers.
+func (p *parser) consumer(e entry) *Consumer {
+	c := &Consumer{Name: p.name(e.key), Pos: p.pos(e.val)}
+	what := "consumer " + e.name
+	c.OnPos = c.Pos
+	p.fields(e.val, what, map[string]func(k, v *yaml.Node){
+		"doc":   func(k, v *yaml.Node) { c.Doc = p.str(v, "doc") },
+		"table": func(k, v *yaml.Node) { c.Table = p.str(v, "table") },
+		"on": func(k, v *yaml.Node) {
+			c.OnPos = p.pos(k)
+			for _, oe := range p.entries(v, "on of "+what) {
+				c.On = append(c.On, p.consumerOn(oe, what))
+			}
+		},
+		"lambda": func(k, v *yaml.Node) { c.Lambda = p.consumerLambda(k, v, what) },
+	})
+	return c
+}
+
+// consumerOn reads one entity of a consumer's on: a list of operations,
+// or a mapping of each operation to the images it reads.
+func (p *parser) consumerOn(e entry, what string) *ConsumerOn {
+	on := &ConsumerOn{Entity: p.name(e.key)}
+	what = "on " + e.name + " of " + what
+	v := p.resolve(e.val)
+	if v == nil {
+		return on
+	}
+	switch v.Kind {
+	case yaml.SequenceNode:
+		for _, op := range p.nonEmptyList(v, what) {
+			on.Ops = append(on.Ops, ConsumerOp{Op: op})
+		}
+	case yaml.MappingNode:
+		for _, oe := range p.entries(v, what) {
+			on.Ops = append(on.Ops, ConsumerOp{Op: p.name(oe.key), Image: p.str(oe.val, "the images of "+oe.name)})
+		}
+		if len(v.Content) == 0 {
+			p.errorf(v, "%s lists no operation; list insert, modify or remove", what)
+		}
+	default:
+		p.errorf(v, "%s must list operations (insert, modify, remove) or map each to the images it reads, not %s", what, describe(v))
+	}
+	return on
+}
+
+// consumerLambda reads a consumer's lambda: true, or its settings.
+func (p *parser) consumerLambda(k, v *yaml.Node, what string) *ConsumerLambda {
+	l := &ConsumerLambda{Pos: p.pos(k)}
+	r := p.resolve(v)
+	if r == nil {
+		return nil
+	}
+	if r.Kind == yaml.ScalarNode {
+		b := p.boolean(v, "lambda of "+what)
+		if !b.Value {
+			return nil
+		}
+		return l
+	}
+	p.fields(v, "lambda of "+what, map[string]func(k, v *yaml.Node){
+		"batchSize":        func(k, v *yaml.Node) { l.BatchSize = p.integer(v, "batchSize") },
+		"startingPosition": func(k, v *yaml.Node) { l.StartingPosition = p.str(v, "startingPosition") },
+	})
+	return l
 }
 
 // OutputKinds are the formats outputs: may name, in the order the

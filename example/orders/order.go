@@ -23,6 +23,11 @@ type Order struct {
 	Status  string
 }
 
+// OrderKey holds the primary key attributes of a Order.
+type OrderKey struct {
+	OrderID int64
+}
+
 // validate checks o against the constraints of the spec before a write.
 func (o *Order) validate() error {
 	switch {

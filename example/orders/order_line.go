@@ -26,6 +26,12 @@ type OrderLine struct {
 	UnitPrice   int64 // The unit price in cents
 }
 
+// OrderLineKey holds the primary key attributes of a OrderLine.
+type OrderLineKey struct {
+	OrderID int64
+	SKU     int64
+}
+
 // validate checks o against the constraints of the spec before a write.
 func (o *OrderLine) validate() error {
 	switch {

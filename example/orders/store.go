@@ -23,11 +23,11 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// The runtime must serve this package's code: version 6 of its API for
+// The runtime must serve this package's code: version 7 of its API for
 // generated code (see dyngen.EnforceVersion).
 const (
-	_ = dyngen.EnforceVersion(6 - dyngen.MinVersion)
-	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 6)
+	_ = dyngen.EnforceVersion(7 - dyngen.MinVersion)
+	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 7)
 )
 
 // Errors of the Store's methods, for errors.Is. dyngen's runtime declares
@@ -44,6 +44,7 @@ var (
 	ErrTransactionConflict = dyngen.ErrTransactionConflict
 	ErrSameItem            = dyngen.ErrSameItem
 	ErrInvalidRequestToken = dyngen.ErrInvalidRequestToken
+	ErrInvalidRecord       = dyngen.ErrInvalidRecord
 )
 
 // Types of the Store's errors, for errors.As, and of its queries' pages.
@@ -57,6 +58,18 @@ type (
 	Page             = dyngen.Page
 	BatchError       = dyngen.BatchError
 	TransactionError = dyngen.TransactionError
+	StreamRecord     = dyngen.StreamRecord
+	StreamOp         = dyngen.StreamOp
+	StreamEvent      = dyngen.StreamEvent
+	KinesisEvent     = dyngen.KinesisEvent
+	EventRecord      = dyngen.EventRecord
+	BatchResponse    = dyngen.BatchResponse
+	BatchItemFailure = dyngen.BatchItemFailure
+	RecordError      = dyngen.RecordError
+	RecordsError     = dyngen.RecordsError
+	Change           = dyngen.Change
+	OwnChange        = dyngen.OwnChange
+	UnknownChange    = dyngen.UnknownChange
 )
 
 // Client is the part of *dynamodb.Client the store calls; a wrapper or a
@@ -151,6 +164,7 @@ type Table struct {
 
 // Tables returns the definition of every table of the spec, in spec order,
 // under the physical names s was given; each call returns new values.
+// Streams: Orders records NEW_IMAGE.
 func (s *Store) Tables() []Table {
 	return []Table{{
 		Create: &dynamodb.CreateTableInput{
@@ -189,6 +203,10 @@ func (s *Store) Tables() []Table {
 				AttributeName: aws.String("SK"),
 				KeyType:       types.KeyTypeRange,
 			}},
+			StreamSpecification: &types.StreamSpecification{
+				StreamEnabled:  aws.Bool(true),
+				StreamViewType: types.StreamViewTypeNewImage,
+			},
 			TableName: aws.String(s.ordersTable),
 		},
 		Name: "Orders",

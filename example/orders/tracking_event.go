@@ -24,6 +24,12 @@ type TrackingEvent struct {
 	Message *string // optional: nil when absent
 }
 
+// TrackingEventKey holds the primary key attributes of a TrackingEvent.
+type TrackingEventKey struct {
+	OrderID int64
+	EventID string
+}
+
 // validate checks t against the constraints of the spec before a write.
 func (t *TrackingEvent) validate() error {
 	switch {

@@ -22,11 +22,11 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// The runtime must serve this package's code: version 6 of its API for
+// The runtime must serve this package's code: version 7 of its API for
 // generated code (see dyngen.EnforceVersion).
 const (
-	_ = dyngen.EnforceVersion(6 - dyngen.MinVersion)
-	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 6)
+	_ = dyngen.EnforceVersion(7 - dyngen.MinVersion)
+	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 7)
 )
 
 // Errors of the Store's methods, for errors.Is. dyngen's runtime declares

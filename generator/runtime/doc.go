@@ -20,7 +20,10 @@
 //
 // A generated package imports the standard library, aws-sdk-go-v2 (its
 // aws, service/dynamodb and service/dynamodb/types packages) and this
-// package, nothing else. This package imports the standard library and
+// package, nothing else. This package also converts the records of
+// aws-sdk-go-v2's DynamoDB Streams client (service/dynamodbstreams/types),
+// so that a program reading a stream through it hands them over as they
+// are. This package imports the standard library and
 // aws-sdk-go-v2 only, so that a program's go.mod gains this module and
 // nothing it builds from it but these files.
 //

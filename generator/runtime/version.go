@@ -30,11 +30,18 @@ package runtime
 // Version 6 adds the queries of indexes with multi-attribute keys
 // (Query.Equal and Query.Attr, KeyValue), which code of versions 2 to 5
 // does not set.
+//
+// Version 7 adds the stream side (StreamRecord, StreamOp, StreamEvent,
+// KinesisEvent, EventRecord, RecordFromStreams, RecordsFromStreams,
+// RecordFromKinesis, HandleRecords, HandleEvent, BatchResponse,
+// RecordError, RecordsError, ErrInvalidRecord, Change, OwnChange,
+// UnknownChange, ItemKind, KeyShape, KindOf, OtherChange, NeedImages),
+// which code of versions 2 to 6 does not call.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something
 	// of the runtime that an older runtime lacks.
-	GenVersion = 6
+	GenVersion = 7
 
 	// MinVersion is the oldest version of generated code this runtime
 	// serves. It grows when the runtime drops or changes something that

@@ -28,6 +28,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 )
 
@@ -88,6 +90,59 @@ func NewClient(endpoint string) *dynamodb.Client {
 		// network in between to corrupt them.
 		DisableValidateResponseChecksum: true,
 	})
+}
+
+// StreamsClient is a client of DynamoDB Local's streams (the DynamoDB
+// Streams API, at the same endpoint).
+func StreamsClient(t testing.TB) *dynamodbstreams.Client {
+	t.Helper()
+	return dynamodbstreams.New(dynamodbstreams.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(Endpoint(t)),
+		Credentials:  credentials.NewStaticCredentialsProvider("dyngen", "dyngen", ""),
+	})
+}
+
+// StreamRecords reads every record of table's stream, shard by shard from
+// its oldest record, through the DynamoDB Streams API: what a consumer
+// of the stream is handed.
+func StreamRecords(t testing.TB, table string) []streamtypes.Record {
+	t.Helper()
+	ctx := context.Background()
+	desc, err := Client(t).DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := desc.Table.LatestStreamArn
+	if arn == nil {
+		t.Fatalf("table %s has no stream", table)
+	}
+	sc := StreamsClient(t)
+	ds, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []streamtypes.Record
+	for _, sh := range ds.StreamDescription.Shards {
+		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: sh.ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A shard that is still open gives an iterator to its end; an
+		// empty page is its end for now.
+		for iter := it.ShardIterator; iter != nil; {
+			page, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page.Records) == 0 {
+				break
+			}
+			out = append(out, page.Records...)
+			iter = page.NextShardIterator
+		}
+	}
+	return out
 }
 
 // maxTableName is DynamoDB's limit on a table name's length.

@@ -1,13 +1,11 @@
 package golang
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
@@ -17,57 +15,6 @@ import (
 // index carries, the generated code parses the key's text with a pattern
 // made from the template (the key rules make the parse unique) and puts
 // the attribute into the item in its stored form before decoding it.
-
-// keyPattern is the regular expression of a template's keys, with one
-// group per placeholder, in order.
-func keyPattern(tm *model.Template) string {
-	seps := tm.Separators()
-	class := "[^" + regexp.QuoteMeta(string(seps)) + "]+"
-	if len(seps) == 0 {
-		class = ".+"
-	}
-	var b strings.Builder
-	b.WriteString("^")
-	for _, s := range tm.Segments {
-		if s.Attr == nil {
-			b.WriteString(regexp.QuoteMeta(s.Literal))
-			continue
-		}
-		pattern := placeholderPattern(s.Attr, class)
-		if tm.TakesEmpty(s.Attr) {
-			// An optional string's present "" is read back as "".
-			pattern = strings.TrimSuffix(pattern, "+") + "*"
-		}
-		b.WriteString("(" + pattern + ")")
-	}
-	b.WriteString("$")
-	return b.String()
-}
-
-// placeholderPattern is the regular expression of the text of a's
-// placeholder, by its key language; class matches text free of the key's
-// separators.
-func placeholderPattern(a *model.Attribute, class string) string {
-	switch a.StoredForm().Key.Lang {
-	case keylang.Path:
-		return class + "(?:" + regexp.QuoteMeta(string(a.Separator)) + class + ")*"
-	case keylang.Enum:
-		var alts []string
-		for _, v := range a.Values {
-			alts = append(alts, regexp.QuoteMeta(v))
-		}
-		return strings.Join(alts, "|")
-	case keylang.Int:
-		return "-?[0-9]{19}"
-	case keylang.Time:
-		return `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z`
-	case keylang.Date:
-		return `[0-9]{4}-[0-9]{2}-[0-9]{2}`
-	case keylang.Bool:
-		return "true|false"
-	}
-	return class
-}
 
 // fromKeysOf lists the attributes of e a read decodes from keys.
 func fromKeysOf(pp *plan.Pattern, e *model.Entity) []*model.Attribute {
@@ -86,7 +33,7 @@ type keySource struct {
 	ka    *model.KeyAttr
 	tm    *model.Template
 	attrs []*model.Attribute // the attributes taken from it, in template order
-	group []int              // the group of each in keyPattern(tm)
+	group []int              // the group of each in tm.Pattern()
 }
 
 // keySourcesOf decides where a read of pp on e finds each of attrs: in
@@ -153,7 +100,7 @@ func (m *method) fromKeys() {
 // keyPatternVar emits the regular expression that parses a key source.
 func (m *method) keyPatternVar(e *model.Entity, s *keySource) {
 	commentf(m.f, "%s parses %s=%q of %s items.", model.KeyPatternVar(m.p, e, s.ka), s.ka.Name, s.tm.Source, e.GoName)
-	m.f.Var().Id(model.KeyPatternVar(m.p, e, s.ka)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(keyPattern(s.tm)))
+	m.f.Var().Id(model.KeyPatternVar(m.p, e, s.ka)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(s.tm.Pattern()))
 	m.f.Line()
 }
 

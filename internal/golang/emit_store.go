@@ -164,6 +164,8 @@ func (e *emitter) holds(h model.Holder) bool {
 		return e.uses.Transaction
 	case model.HoldsMany:
 		return e.uses.Many
+	case model.HoldsStream:
+		return len(e.p.Streams) > 0
 	}
 	return true
 }

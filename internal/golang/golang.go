@@ -152,6 +152,9 @@ func (e *emitter) jobs() []job {
 	if p.Model.Output(model.MigrationOutput) != nil {
 		jobs = append(jobs, job{name: model.BackfillFile, build: e.backfillFile})
 	}
+	if len(p.Streams) > 0 {
+		jobs = append(jobs, job{name: model.StreamsFile, build: e.streamsFile})
+	}
 	byName := make([]int, len(jobs))
 	for i := range byName {
 		byName[i] = i

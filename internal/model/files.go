@@ -14,6 +14,10 @@ const StoreFile = "store.go"
 // APIFile is the file of StoreAPI, the interface of the Store's methods.
 const APIFile = "store_api.go"
 
+// StreamsFile is the file of the stream side (stream.go in the model),
+// when a table has a stream.
+const StreamsFile = "streams.go"
+
 // ObjectsFile is the file of the object types, when the spec has any.
 const ObjectsFile = "objects.go"
 
@@ -30,7 +34,7 @@ func (m *Model) PatternsFile(t *Table) string {
 func (e *Entity) File() string {
 	name := snake(e.GoName)
 	switch {
-	case name == "store" || name == "store_api" || name == "objects" || name == "patterns" || strings.HasPrefix(name, "patterns_"):
+	case name == "store" || name == "store_api" || name == "objects" || name == "streams" || name == "patterns" || strings.HasPrefix(name, "patterns_"):
 		// The generator's own files.
 		name += "_entity"
 	}
@@ -49,6 +53,9 @@ func (m *Model) FileNames() []GenName {
 	}
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.File(), "entity " + e.Name, e.Pos, ""})
+	}
+	if m.Streams() {
+		out = append(out, GenName{StreamsFile, "the tables' streams", Pos{}, ""})
 	}
 	if o := m.Output(MigrationOutput); o != nil {
 		out = append(out, GenName{BackfillFile, "output migration", o.Pos, ""})

@@ -25,6 +25,7 @@ const (
 	HoldsBatch                     // a package with a batch pattern
 	HoldsTransaction               // a package with a transaction
 	HoldsMany                      // a package with a write over many keys
+	HoldsStream                    // a package with a table's stream
 )
 
 // ReExported are the runtime's names a generated package declares as its
@@ -43,7 +44,15 @@ var ReExported = []struct {
 	{HoldsBatch, []string{"ErrRetriesExhausted", "BatchError"}},
 	{HoldsTransaction, []string{"ErrTransactionConflict", "ErrSameItem", "ErrInvalidRequestToken", "TransactionError"}},
 	{HoldsMany, []string{"ErrTooManyKeys", "EachError", "KeyFailure"}},
+	{HoldsStream, []string{
+		"ErrInvalidRecord", "StreamRecord", "StreamOp", "StreamEvent", "KinesisEvent", "EventRecord",
+		"BatchResponse", "BatchItemFailure", "RecordError", "RecordsError", "Change", "OwnChange", "UnknownChange",
+	}},
 }
+
+// StreamOpConsts are the runtime's constants of a record's operation,
+// which a package with a stream declares as its own.
+var StreamOpConsts = []string{"OpInsert", "OpModify", "OpRemove"}
 
 // FixedNames are the package-level identifiers a generated package may
 // declare whatever the spec: the Store's, and the runtime's it declares
@@ -53,6 +62,7 @@ var FixedNames = func() []string {
 	for _, group := range ReExported {
 		out = append(out, group.Names...)
 	}
+	out = append(out, StreamOpConsts...)
 	return out
 }()
 
@@ -169,6 +179,12 @@ func (m *Model) KeyTypes() map[*Entity]bool {
 	for _, p := range m.Patterns {
 		if p.takesKeys() {
 			out[p.Entity()] = true
+		}
+	}
+	for _, e := range m.Entities {
+		if e.Streamed() {
+			// A change holds the item's key.
+			out[e] = true
 		}
 	}
 	return out
@@ -324,12 +340,25 @@ func (m *Model) GeneratedNames() []GenName {
 		enums(nil, o.Fields, "object "+o.Name, o.Name)
 	}
 	keyTypes := m.KeyTypes()
+	for _, t := range m.Tables {
+		if t.Stream != "" {
+			out = append(out, GenName{m.DecodeFunc(t), "table " + t.Name + "'s stream", t.StreamPos, ""})
+		}
+	}
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.GoName, "entity " + e.Name, e.Pos, ""})
 		if keyTypes[e] {
 			out = append(out, GenName{e.KeyType(), "entity " + e.Name, e.Pos, ""})
 		}
+		if e.Streamed() {
+			out = append(out, GenName{e.ChangeType(), "entity " + e.Name + " (its table's stream)", e.Pos, ""})
+		}
 		enums(e, e.Attributes, e.Name, e.Name)
+	}
+	for _, c := range m.Consumers {
+		for _, n := range []string{c.HandlerType(), c.HandleFunc(), c.LambdaFunc()} {
+			out = append(out, GenName{n, "consumer " + c.Name, c.Pos, ""})
+		}
 	}
 	for _, p := range m.Patterns {
 		if p.ReturnsPages() || p.Op == OpTransactGet {
@@ -512,15 +541,28 @@ func (m *Model) UnexportedNames() iter.Seq[GenName] {
 				}
 			}
 		}
+		for _, t := range m.Tables {
+			if t.Stream != "" && !yield(GenName{KindsVar(t), "table " + t.Name + "'s stream", t.StreamPos, "rename the table"}) {
+				return
+			}
+		}
 		for _, e := range m.Entities {
 			fix := "set go: on entity " + e.Name + " to give its generated names another start"
 			if !yield(GenName{ValuesType(e), "entity " + e.Name, e.Pos, fix}) {
+				return
+			}
+			if e.Streamed() && (!yield(GenName{StreamKeyFunc(e), "entity " + e.Name, e.Pos, fix}) || !yield(GenName{ChangeDecodeFunc(e), "entity " + e.Name, e.Pos, fix})) {
 				return
 			}
 			for n, ka := range keyNames(e, func(ka *KeyAttr) string { return BuilderName(e, ka) }) {
 				if !yield(GenName{n, "entity " + e.Name + "'s key attribute " + ka.Name, e.Pos, fix}) {
 					return
 				}
+			}
+		}
+		for _, c := range m.Consumers {
+			if !yield(GenName{ConsumerRecordFunc(c), "consumer " + c.Name, c.Pos, "rename consumer " + c.Name}) {
+				return
 			}
 		}
 		for _, p := range m.Patterns {

@@ -29,6 +29,8 @@ type Model struct {
 	Objects  []*ObjectType
 	Entities []*Entity
 	Patterns []*Pattern
+	// Consumers are the consumers of tables' streams, in spec order.
+	Consumers []*Consumer
 	// Outputs are the outputs besides the Go package the spec asks for,
 	// in spec order.
 	Outputs []*Output
@@ -79,6 +81,9 @@ func (m *Model) Prune() bool {
 	m.Entities = slices.DeleteFunc(m.Entities, func(e *Entity) bool { return !entityOK(e) })
 	m.Patterns = slices.DeleteFunc(m.Patterns, func(p *Pattern) bool {
 		return m.broken[p] || !tableOK(p.Table) || len(p.Entities) == 0 || slices.ContainsFunc(p.Entities, func(e *Entity) bool { return !entityOK(e) })
+	})
+	m.Consumers = slices.DeleteFunc(m.Consumers, func(c *Consumer) bool {
+		return m.broken[c] || !tableOK(c.Table) || slices.ContainsFunc(c.On, func(o *ConsumerOn) bool { return !entityOK(o.Entity) })
 	})
 	return true
 }

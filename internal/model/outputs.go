@@ -26,6 +26,11 @@ type Output struct {
 	// Also are the files a format of one file writes after File, each
 	// of a name the format fixes (the migration output's stack).
 	Also []string
+	// ConsumerFiles names the files a format of one file writes after
+	// File and Also for each consumer of a table's stream, with what
+	// each comes from, as its format names them (the iam output's
+	// policy of each consumer); nil for a format that writes none.
+	ConsumerFiles func(c *Consumer) []GenName
 }
 
 // ManifestFile lists the outputs written besides the Go package, so that
@@ -54,7 +59,9 @@ func (m *Model) Output(k OutputKind) *Output {
 }
 
 // OutputFiles lists the files of the outputs, with what they come from,
-// in spec order, then the lock and the manifest.
+// in spec order, then the lock and the manifest. A format of one file
+// lists its file, the files it names after it (Also), then those of each
+// consumer in spec order (ConsumerFiles).
 func (m *Model) OutputFiles() []GenName {
 	var out []GenName
 	for _, o := range m.Outputs {
@@ -62,6 +69,11 @@ func (m *Model) OutputFiles() []GenName {
 			out = append(out, GenName{o.File, "output " + string(o.Kind), o.FilePos, "set file: on output " + string(o.Kind)})
 			for _, name := range o.Also {
 				out = append(out, GenName{name, "output " + string(o.Kind), o.Pos, ""})
+			}
+			if o.ConsumerFiles != nil {
+				for _, c := range m.Consumers {
+					out = append(out, o.ConsumerFiles(c)...)
+				}
 			}
 			continue
 		}

@@ -54,6 +54,7 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	r.objects()
 	r.entities()
 	r.patterns()
+	r.consumers()
 	r.uniqueWrites()
 	r.countWrites()
 	r.includes()

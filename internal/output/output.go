@@ -9,7 +9,7 @@
 //	createtable/     per table, the input of aws dynamodb create-table
 //	workbench/       a NoSQL Workbench data model, with sample items
 //	design/          a design document (Markdown, Mermaid)
-//	iam/             the IAM policy of the generated code's calls
+//	iam/             the IAM policy of the generated code's calls, and one per consumer of a stream
 //	migration/       the IAM policy of the backfills' calls (their code is the Go package's backfill.go)
 //	format/          what they share: File, JSON, the reading of committed tables
 //
@@ -59,6 +59,11 @@ type Format struct {
 	// Also names the files a format of one file writes after it, whose
 	// names it fixes (model.Output.Also).
 	Also []string
+	// ConsumerFiles names the files a format of one file writes after
+	// those for each consumer of a table's stream, given the name of
+	// its file (model.Output.ConsumerFiles); nil for a format that
+	// writes none.
+	ConsumerFiles func(file string, c *model.Consumer) []model.GenName
 	// FileRule says what is wrong, for this format, with name as the
 	// file of output o, its own or another format's ("" when nothing
 	// is): Terraform reads every .tf.json file of the directory. Nil when
@@ -88,7 +93,7 @@ var Formats = []Format{
 	{Kind: format.CreateTable, TableFiles: createtable.Files, Render: createtable.Render},
 	{Kind: format.Workbench, File: "workbench.json", Endings: []string{".json"}, Check: workbench.Check, Render: workbench.Render},
 	{Kind: format.Design, File: "DESIGN.md", Endings: []string{".md"}, Render: design.Render},
-	{Kind: format.IAM, File: "iam-policy.json", Endings: []string{".json"}, Check: iam.Check, Render: iam.Render},
+	{Kind: format.IAM, File: "iam-policy.json", Endings: []string{".json"}, ConsumerFiles: iam.ConsumerFiles, Check: iam.Check, Render: iam.Render},
 	{Kind: format.Migration, File: "backfill-iam-policy.json", Endings: []string{".json"}, Also: []string{migration.StackFile}, Render: migration.Render},
 }
 
@@ -148,6 +153,10 @@ func Resolve(m *model.Model, outs []*spec.Output, diags *diag.List) {
 				continue
 			}
 			o.File = so.File.Value
+		}
+		if f.ConsumerFiles != nil {
+			file, files := o.File, f.ConsumerFiles
+			o.ConsumerFiles = func(c *model.Consumer) []model.GenName { return files(file, c) }
 		}
 		m.Outputs = append(m.Outputs, o)
 	}

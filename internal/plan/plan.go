@@ -37,6 +37,8 @@ type Plan struct {
 	// Backfills are the backfills of the design the lock holds, pending
 	// or done, in its order (AddBackfills).
 	Backfills []*Backfill
+	// Streams are the tables' streams, in spec order (stream.go).
+	Streams []*Stream
 	// PackageNames holds the unexported package-level names of the
 	// generated package, which the spec gives (model.UnexportedNames). A
 	// local or a parameter never takes one: it would hide it.
@@ -260,6 +262,7 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
 	planEntities(p)
+	p.Streams = streams(m)
 	return p
 }
 

@@ -18,6 +18,11 @@ type Coach struct {
 	Region  string
 }
 
+// CoachKey holds the primary key attributes of a Coach.
+type CoachKey struct {
+	CoachID string
+}
+
 // coachPK builds PK="COACH#{coachId}" of Coach items.
 func coachPK(coachID string) (string, error) {
 	var check dyngen.KeyCheck

@@ -20,6 +20,11 @@ type Fan struct {
 	Badge []byte // optional: absent when nil or empty
 }
 
+// FanKey holds the primary key attributes of a Fan.
+type FanKey struct {
+	FanID string
+}
+
 // fanPK builds PK="FAN#{fanId}" of Fan items.
 func fanPK(fanID string) (string, error) {
 	var check dyngen.KeyCheck

@@ -26,6 +26,11 @@ type Match struct {
 	Court        *string // optional: nil when absent
 }
 
+// MatchKey holds the primary key attributes of a Match.
+type MatchKey struct {
+	MatchID string
+}
+
 // matchPK builds PK="MATCH#{matchId}" of Match items.
 func matchPK(matchID string) (string, error) {
 	var check dyngen.KeyCheck

@@ -22,6 +22,11 @@ type Player struct {
 	Tag      []byte
 }
 
+// PlayerKey holds the primary key attributes of a Player.
+type PlayerKey struct {
+	PlayerID string
+}
+
 // validate checks p against the constraints of the spec before a write.
 func (p *Player) validate() error {
 	switch {

@@ -24,6 +24,11 @@ type Session struct {
 	ExpiresAt time.Time
 }
 
+// SessionKey holds the primary key attributes of a Session.
+type SessionKey struct {
+	SessionID string
+}
+
 // validate checks s against the constraints of the spec before a write.
 func (s *Session) validate() error {
 	switch {

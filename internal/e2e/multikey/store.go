@@ -21,11 +21,11 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// The runtime must serve this package's code: version 6 of its API for
+// The runtime must serve this package's code: version 7 of its API for
 // generated code (see dyngen.EnforceVersion).
 const (
-	_ = dyngen.EnforceVersion(6 - dyngen.MinVersion)
-	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 6)
+	_ = dyngen.EnforceVersion(7 - dyngen.MinVersion)
+	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 7)
 )
 
 // Errors of the Store's methods, for errors.Is. dyngen's runtime declares
@@ -38,17 +38,30 @@ var (
 	ErrInvalidKey      = dyngen.ErrInvalidKey
 	ErrInvalidItem     = dyngen.ErrInvalidItem
 	ErrInvalidCursor   = dyngen.ErrInvalidCursor
+	ErrInvalidRecord   = dyngen.ErrInvalidRecord
 )
 
 // Types of the Store's errors, for errors.As, and of its queries' pages.
 // dyngen's runtime declares them; this package names them for its callers.
 type (
-	KeyError      = dyngen.KeyError
-	ItemError     = dyngen.ItemError
-	DecodeError   = dyngen.DecodeError
-	UndecodedItem = dyngen.UndecodedItem
-	Cursor        = dyngen.Cursor
-	Page          = dyngen.Page
+	KeyError         = dyngen.KeyError
+	ItemError        = dyngen.ItemError
+	DecodeError      = dyngen.DecodeError
+	UndecodedItem    = dyngen.UndecodedItem
+	Cursor           = dyngen.Cursor
+	Page             = dyngen.Page
+	StreamRecord     = dyngen.StreamRecord
+	StreamOp         = dyngen.StreamOp
+	StreamEvent      = dyngen.StreamEvent
+	KinesisEvent     = dyngen.KinesisEvent
+	EventRecord      = dyngen.EventRecord
+	BatchResponse    = dyngen.BatchResponse
+	BatchItemFailure = dyngen.BatchItemFailure
+	RecordError      = dyngen.RecordError
+	RecordsError     = dyngen.RecordsError
+	Change           = dyngen.Change
+	OwnChange        = dyngen.OwnChange
+	UnknownChange    = dyngen.UnknownChange
 )
 
 // Client is the part of *dynamodb.Client the store calls; a wrapper or a

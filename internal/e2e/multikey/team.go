@@ -26,6 +26,11 @@ type Team struct {
 	Score        int64
 }
 
+// TeamKey holds the primary key attributes of a Team.
+type TeamKey struct {
+	TeamID string
+}
+
 // validate checks t against the constraints of the spec before a write.
 func (t *Team) validate() error {
 	switch {

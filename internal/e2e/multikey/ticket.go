@@ -24,6 +24,11 @@ type Ticket struct {
 	Note      *string   // optional: nil when absent
 }
 
+// TicketKey holds the primary key attributes of a Ticket.
+type TicketKey struct {
+	TicketID string
+}
+
 // ticketPK builds PK="TICKET#{ticketId}" of Ticket items.
 func ticketPK(ticketID string) (string, error) {
 	var check dyngen.KeyCheck

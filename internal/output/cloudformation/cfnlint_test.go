@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dyngen/dyngen/internal/output/cloudformation"
 	"github.com/dyngen/dyngen/internal/output/outputtest"
 )
 
@@ -21,15 +20,16 @@ import (
 var cfnLintArgs = []string{"--include-checks", "I", "--non-zero-exit-code", "informational", "--format", "parseable", "--deployment-files"}
 
 // TestCloudFormationCfnLint runs AWS's cfn-lint on every template (each
-// example's and the end-to-end test's committed file, and the output of
+// example's and the end-to-end tests' committed file, and the output of
 // testdata/cloudformation.yaml: a local index, INCLUDE and KEYS_ONLY
 // projections, a ttl, a numeric key, the IAM policy with *, ? and $ in
-// its patterns), deployed with the defaults and with every parameter
-// set (provisioned, renamed): the templates' grammar, the resources'
-// properties against AWS's current schemas, the intrinsic functions,
-// references and conditions, the parameters' values, the IAM policy's
-// grammar and actions, and its best practices. Any finding fails. A
-// broken template must fail it.
+// its patterns, a stream consumer's event source mapping with its
+// filters), deployed with the defaults and with every parameter set
+// (provisioned, renamed, the functions' names or ARNs): the templates'
+// grammar, the resources' properties against AWS's current schemas, the
+// intrinsic functions, references and conditions, the parameters'
+// values, the IAM policy's grammar and actions, and its best practices.
+// Any finding fails. A broken template must fail it.
 func TestCloudFormationCfnLint(t *testing.T) {
 	lint := outputtest.PyCfnLint(t)
 	dir := t.TempDir()
@@ -62,11 +62,7 @@ func TestCloudFormationCfnLint(t *testing.T) {
 	for i, c := range cases {
 		base := fmt.Sprintf("%d-%s", i, filepath.Base(filepath.Dir(c.spec)))
 		for _, dep := range deployments {
-			params := map[string]string{}
-			for _, d := range c.plan.Tables {
-				maps.Copy(params, dep.set(cloudformation.TableIDsOf(d.Table), globalIDs(d)))
-			}
-			deploy(base+"."+dep.name, c.data, params)
+			deploy(base+"."+dep.name, c.data, deploymentValues(c.plan, dep))
 		}
 	}
 	// The control: a DeletionPolicy CloudFormation does not know, and a

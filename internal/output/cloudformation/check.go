@@ -18,9 +18,9 @@ var cfQuotas = map[Section]struct {
 	max int
 	per string
 }{
-	Parameters: {200, "6 per table, 2 per global secondary index"},
+	Parameters: {200, "6 per table, 2 per global secondary index, 1 per consumer with lambda:"},
 	Outputs:    {200, "2 per table, 1 for the IAM policy"},
-	Resources:  {500, "1 per table, 1 for the IAM policy"},
+	Resources:  {500, "1 per table, 1 for the IAM policy, 1 per consumer with lambda:"},
 }
 
 // Check refuses, in the CloudFormation output o, a logical ID
@@ -122,7 +122,9 @@ const cfDynamicRef = "{{"
 // lists, the ttl attribute and, in the IAM policy, the partition key
 // patterns (dynamodb:LeadingKeys) of acc, the policy the template
 // holds (nil when none). Table and index names can't hold a
-// brace (a-z A-Z 0-9 _ . -).
+// brace (a-z A-Z 0-9 _ . -); nor can the filter patterns of the event
+// source mappings hold "{{": compact JSON opens an object with {", and
+// the literal text of a key template they hold has no brace.
 func checkStrings(p *plan.Plan, acc *iam.Access, diags *diag.List) {
 	refuse := func(pos model.Pos, what, fix string) {
 		diags.Errorf(pos, "%s holds %q: CloudFormation reads {{resolve:...}} in the strings of a template's resources as a dynamic reference and puts there a value stored in SSM or Secrets Manager, so the stack's table would not be the Store's (dyngen refuses any %q there); %s", what, cfDynamicRef, cfDynamicRef, fix)

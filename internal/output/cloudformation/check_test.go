@@ -47,7 +47,7 @@ func TestCloudFormationNames(t *testing.T) {
 		{"long", "  aaa:\n    partitionKey: PK\n  " + long + ":\n    partitionKey: PK\n",
 			[]string{"spec.yaml:6:3: the point-in-time recovery condition of table " + long + " gives a CloudFormation logical ID of 267 characters, CloudFormation takes at most 255; rename table " + long + ", 12 characters shorter at least"}},
 		{"quota", many.String(),
-			[]string{"the CloudFormation output would declare 230 Parameters (6 per table, 2 per global secondary index); CloudFormation takes at most 200 in a template: generate some of the tables from another spec"}},
+			[]string{"the CloudFormation output would declare 230 Parameters (6 per table, 2 per global secondary index, 1 per consumer with lambda:); CloudFormation takes at most 200 in a template: generate some of the tables from another spec"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := cfnSpec(tt.tables, "outputs:\n  cloudformation:\n")
@@ -115,5 +115,30 @@ func TestCloudFormationPolicyNames(t *testing.T) {
 	}
 	if iam.AccessOf(res.Plan) == nil || len(iam.AccessOf(res.Plan).Grants) != 0 || cloudformation.Policy(res.Plan) != nil {
 		t.Errorf("without pattern: access %v, Policy() = %v", iam.AccessOf(res.Plan), cloudformation.Policy(res.Plan))
+	}
+}
+
+// TestCloudFormationConsumerNames: a consumer with lambda: gives the
+// logical IDs of its function's parameter and its event source mapping,
+// checked with the others (one too long is refused, with the consumer to
+// rename); a consumer without lambda: gives none.
+func TestCloudFormationConsumerNames(t *testing.T) {
+	long := "C" + strings.Repeat("c", 240)
+	spec := strings.Replace(cfnSpec("  things:\n    partitionKey: PK\n    stream: KEYS_ONLY\n", ""), "  Thing:\n", "  Thing:\n    table: things\n", 1) +
+		"consumers:\n  " + long + ":\n    on: {Thing: {insert: keys}}\n    lambda: {}\n  Other:\n    on: {Thing: {remove: keys}}\n" +
+		"outputs:\n  cloudformation:\n"
+	res := generator.Check("spec.yaml", []byte(spec))
+	errs := res.Diags.Errors()
+	if len(errs) != 1 || !strings.HasSuffix(errs[0].String(), "the event source mapping of consumer "+long+" gives a CloudFormation logical ID of 259 characters, CloudFormation takes at most 255; rename consumer "+long+", 4 characters shorter at least") {
+		t.Fatalf("errors %v", errs)
+	}
+	var got []string
+	for _, n := range cloudformation.Names(res.Model) {
+		if strings.HasPrefix(n.From, "the function parameter") || strings.HasPrefix(n.From, "the event source mapping") {
+			got = append(got, string(n.Section)+" "+n.Name)
+		}
+	}
+	if want := []string{"Parameters " + long + "FunctionName", "Resources " + long + "EventSourceMapping"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("the consumers' names are %q", got)
 	}
 }

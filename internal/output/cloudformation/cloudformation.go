@@ -16,10 +16,24 @@ import (
 // refuses any other).
 type (
 	cfTemplate struct {
-		Header  []string
-		Billing string // the default billing mode
-		Tables  []cfTable
-		Policy  *cfPolicy // nil when the template holds no IAM policy
+		Header    []string
+		Billing   string // the default billing mode
+		Tables    []cfTable
+		Consumers []cfConsumer
+		Policy    *cfPolicy // nil when the template holds no IAM policy
+	}
+	// cfConsumer is the event source mapping of a consumer with lambda:,
+	// and the parameter of its function.
+	cfConsumer struct {
+		IDs         ConsumerIDs
+		FunctionDoc string
+		// Table is the logical ID of the resource of the consumer's
+		// table, whose stream the mapping reads.
+		Table            string
+		StartingPosition string
+		BatchSize        int64 // 0 for Lambda's default
+		// Filters are the patterns of its filters (plan.Consumer.Filters).
+		Filters []string
 	}
 	// cfPolicy is the AWS::IAM::ManagedPolicy of the IAM output's
 	// statements on the stack's tables.
@@ -76,7 +90,9 @@ type (
 // AWS::DynamoDB::Table per table, printed from plan.TableDef, with
 // parameters for what differs between deployments (physical name,
 // billing, capacities, point-in-time recovery, deletion protection) and
-// the name and ARN of each table as outputs.
+// the name and ARN of each table as outputs; an
+// AWS::Lambda::EventSourceMapping per consumer with lambda:, with a
+// parameter of its function.
 func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, error) {
 	data := cfTemplate{Header: format.HashHeader(src), Billing: plan.Billing}
 	// DynamoDB limits how many tables with secondary indexes may be
@@ -124,6 +140,7 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 		}
 		data.Tables = append(data.Tables, t)
 	}
+	data.Consumers = cfConsumers(p)
 	if acc := Policy(p); acc != nil {
 		doc, err := acc.Document(cfARN, func(s string) string { return s })
 		if err != nil {
@@ -140,6 +157,32 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 		return nil, err
 	}
 	return []format.File{{Name: o.File, Data: out}}, nil
+}
+
+// cfConsumers are the event source mappings of the consumers with
+// lambda:, in spec order: each reads its table's stream with Lambda's
+// partial batch response (the records the function reports failed are
+// sent again, not the whole batch), and the filters the plan decided.
+func cfConsumers(p *plan.Plan) []cfConsumer {
+	var out []cfConsumer
+	for _, c := range p.Model.Consumers {
+		pc := p.Consumer(c)
+		if c.Lambda == nil || pc == nil {
+			continue
+		}
+		cc := cfConsumer{
+			IDs:              ConsumerIDsOf(c),
+			FunctionDoc:      format.YAMLString("The name or ARN of the Lambda function of consumer " + c.Name + ", which reads the stream of table " + c.Table.Name + "."),
+			Table:            ResourceID(c.Table),
+			StartingPosition: c.Lambda.StartingPosition,
+			BatchSize:        c.Lambda.BatchSize,
+		}
+		for _, f := range pc.Filters {
+			cc.Filters = append(cc.Filters, format.YAMLString(f.Pattern))
+		}
+		out = append(out, cc)
+	}
+	return out
 }
 
 func cfKeys(ix *model.Index) []cfKey {

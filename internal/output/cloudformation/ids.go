@@ -10,9 +10,11 @@ import (
 // outputs, all named after the resource's logical ID; each global
 // secondary index gives the parameters and conditions of its own
 // capacities, named after the resource's logical ID and the index's Go
-// name. When the spec asks for the IAM policy too, the template also
-// holds that policy as a resource with an output of its ARN
-// (PolicyIDs). Check refuses two that meet (Names).
+// name; each consumer of a stream with lambda: gives the parameter of
+// its function and its event source mapping (ConsumerIDs). When the spec
+// asks for the IAM policy too, the template also holds that policy as a
+// resource with an output of its ARN (PolicyIDs). Check refuses two that
+// meet (Names).
 
 // Section is a section of a CloudFormation template whose entries
 // are named by logical IDs.
@@ -124,6 +126,21 @@ func HoldsPolicy(m *model.Model) bool {
 	return m.Output(format.CloudFormation) != nil && m.Output(format.IAM) != nil
 }
 
+// ConsumerIDs are the logical IDs the CloudFormation output gives a
+// consumer of a table's stream with lambda:: the parameter of its Lambda
+// function's name or ARN, and its AWS::Lambda::EventSourceMapping. Each
+// starts with the consumer's Go name (unique among consumers); Names
+// lists them with the others, whose clashes Check refuses.
+type ConsumerIDs struct {
+	Function, Mapping string
+}
+
+// ConsumerIDsOf returns the logical IDs of consumer c in the
+// CloudFormation output.
+func ConsumerIDsOf(c *model.Consumer) ConsumerIDs {
+	return ConsumerIDs{Function: c.GoName + "FunctionName", Mapping: c.GoName + "EventSourceMapping"}
+}
+
 // Name is one logical ID of the CloudFormation output, with its
 // section and what it comes from.
 type Name struct {
@@ -169,6 +186,17 @@ func Names(m *model.Model) []Name {
 			add(Conditions, ixIDs.ReadCapacityOfTable, "the read capacity condition")
 			add(Conditions, ixIDs.WriteCapacityOfTable, "the write capacity condition")
 		}
+	}
+	for _, c := range m.Consumers {
+		if c.Lambda == nil {
+			continue
+		}
+		ids := ConsumerIDsOf(c)
+		add := func(s Section, name, what string) {
+			out = append(out, Name{s, model.GenName{Name: name, From: what + " of consumer " + c.Name, Pos: c.Pos, Fix: "rename consumer " + c.Name}})
+		}
+		add(Parameters, ids.Function, "the function parameter")
+		add(Resources, ids.Mapping, "the event source mapping")
 	}
 	if HoldsPolicy(m) {
 		ids, pos := PolicyIDsOf(), m.Output(format.IAM).Pos

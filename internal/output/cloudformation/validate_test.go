@@ -40,7 +40,7 @@ func cfnCases(t *testing.T) []cfnCase {
 	if err != nil || len(specs) == 0 {
 		t.Fatalf("no example spec found (%v)", err)
 	}
-	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml", "testdata/cloudformation.yaml")
+	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml", "../../e2e/stream/spec.yaml", "testdata/cloudformation.yaml")
 	var out []cfnCase
 	for _, spec := range specs {
 		src, err := os.ReadFile(spec)
@@ -111,17 +111,36 @@ func TestCloudFormationMatchesPlan(t *testing.T) {
 		for _, dep := range deployments {
 			t.Run(c.spec+"/"+dep.name, func(t *testing.T) {
 				tmpl := parseTemplate(t, c.data)
-				values := map[string]string{}
-				for _, d := range c.plan.Tables {
-					for k, v := range dep.set(cloudformation.TableIDsOf(d.Table), globalIDs(d)) {
-						values[k] = v
-					}
-				}
+				values := deploymentValues(c.plan, dep)
 				got := resolveTemplate(t, tmpl, values)
 				checkAgainstPlan(t, c.plan, got, values)
 			})
 		}
 	}
+}
+
+// deploymentValues are the parameter values of deployment dep of the
+// template of plan p: those dep sets of each table, and the function of
+// each consumer with lambda:, which has no default: a name in the
+// deployment with the defaults, an ARN in the other.
+func deploymentValues(p *plan.Plan, dep deployment) map[string]string {
+	values := map[string]string{}
+	for _, d := range p.Tables {
+		for k, v := range dep.set(cloudformation.TableIDsOf(d.Table), globalIDs(d)) {
+			values[k] = v
+		}
+	}
+	for _, c := range p.Model.Consumers {
+		if c.Lambda == nil {
+			continue
+		}
+		fn := "fn-" + c.GoName
+		if dep.name != "defaults" {
+			fn = "arn:aws:lambda:us-east-1:123456789012:function:" + fn
+		}
+		values[cloudformation.ConsumerIDsOf(c).Function] = fn
+	}
+	return values
 }
 
 func globalIDs(d *plan.TableDef) []cloudformation.IndexIDs {
@@ -144,8 +163,9 @@ func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values ma
 	} else if _, ok := resources[cloudformation.PolicyIDsOf().Resource]; ok {
 		t.Errorf("the template holds the IAM policy, which the plan leaves out")
 	}
-	if len(resources) != len(p.Tables)+policy {
-		t.Errorf("%d resources, the plan has %d tables and %d policy", len(resources), len(p.Tables), policy)
+	mappings := checkMappings(t, p, resources, values)
+	if len(resources) != len(p.Tables)+policy+mappings {
+		t.Errorf("%d resources, the plan has %d tables, %d policy and %d consumers with lambda:", len(resources), len(p.Tables), policy, mappings)
 	}
 	if len(outputs) != 2*len(p.Tables)+policy {
 		t.Errorf("%d outputs, want 2 per table (%d) and %d for the policy", len(outputs), 2*len(p.Tables), policy)
@@ -232,6 +252,51 @@ func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values ma
 			}
 		}
 	}
+}
+
+// checkMappings checks the event source mapping of each consumer with
+// lambda: against the plan: the stream of its table's resource, the
+// function the deployment gives, the starting position and batch size
+// of the spec, the partial batch response, the plan's filters in order;
+// and returns how many there are.
+func checkMappings(t *testing.T, p *plan.Plan, resources map[string]any, values map[string]string) int {
+	t.Helper()
+	n := 0
+	for _, c := range p.Model.Consumers {
+		ids := cloudformation.ConsumerIDsOf(c)
+		r, ok := resources[ids.Mapping].(map[string]any)
+		if c.Lambda == nil {
+			if ok {
+				t.Errorf("consumer %s, without lambda:, has the resource %s", c.Name, ids.Mapping)
+			}
+			continue
+		}
+		n++
+		if r["Type"] != "AWS::Lambda::EventSourceMapping" {
+			t.Errorf("resource %s: type %v, want AWS::Lambda::EventSourceMapping", ids.Mapping, r["Type"])
+			continue
+		}
+		want := map[string]any{
+			"EventSourceArn":        "streamarn:" + cloudformation.ResourceID(c.Table),
+			"FunctionName":          values[ids.Function],
+			"StartingPosition":      c.Lambda.StartingPosition,
+			"FunctionResponseTypes": []any{"ReportBatchItemFailures"},
+		}
+		if c.Lambda.BatchSize > 0 {
+			want["BatchSize"] = int(c.Lambda.BatchSize)
+		}
+		if fs := p.Consumer(c).Filters; fs != nil {
+			var filters []any
+			for _, f := range fs {
+				filters = append(filters, map[string]any{"Pattern": f.Pattern})
+			}
+			want["FilterCriteria"] = map[string]any{"Filters": filters}
+		}
+		if got := r["Properties"]; !reflect.DeepEqual(got, want) {
+			t.Errorf("resource %s:\ngot  %s\nwant %s", ids.Mapping, jsonText(got), jsonText(want))
+		}
+	}
+	return n
 }
 
 // checkPolicy checks the template's IAM policy: its statements are the
@@ -379,13 +444,7 @@ func TestCloudFormationSchema(t *testing.T) {
 	for _, c := range cfnCases(t) {
 		for _, dep := range deployments {
 			t.Run(c.spec+"/"+dep.name, func(t *testing.T) {
-				values := map[string]string{}
-				for _, d := range c.plan.Tables {
-					for k, v := range dep.set(cloudformation.TableIDsOf(d.Table), globalIDs(d)) {
-						values[k] = v
-					}
-				}
-				resolved := resolveTemplate(t, parseTemplate(t, c.data), values)
+				resolved := resolveTemplate(t, parseTemplate(t, c.data), deploymentValues(c.plan, dep))
 				doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(jsonText(resolved))))
 				if err != nil {
 					t.Fatal(err)
@@ -413,7 +472,7 @@ func TestCIDownloadsSchema(t *testing.T) {
 // cfnSchema compiles goformation's schema of CloudFormation templates,
 // its resources narrowed to the types the output declares.
 func cfnSchema(t *testing.T) *jsonschema.Schema {
-	return outputtest.CloudFormationSchema(t, "AWS::DynamoDB::Table", "AWS::IAM::ManagedPolicy")
+	return outputtest.CloudFormationSchema(t, "AWS::DynamoDB::Table", "AWS::IAM::ManagedPolicy", "AWS::Lambda::EventSourceMapping")
 }
 
 // cfnLint is the cfn-lint of npm that testdata/cfn-lint/package.json pins;
@@ -427,8 +486,10 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // the defaults: it evaluates the intrinsic functions, and checks every
 // reference, condition and attribute, the parameters' values, and the
 // properties against its copy of AWS's resource specification. That copy
-// predates DeletionProtectionEnabled (2023): the one finding allowed is
-// that property, once per table. cfn-lint 1.9.7 loses its place in a
+// predates DeletionProtectionEnabled (2023), and an event source
+// mapping's FunctionResponseTypes and FilterCriteria (2021): the
+// findings allowed are those properties, once per table and mapping
+// (TestCloudFormationCfnLint's cfn-lint, and the schema, know them). cfn-lint 1.9.7 loses its place in a
 // resource once two Fn::If have given objects (the ProvisionedThroughput
 // of a provisioned table and of its indexes) and then reports every
 // intrinsic function after them as misplaced: the provisioned
@@ -444,22 +505,36 @@ func TestCloudFormationLint(t *testing.T) {
 	}
 	for _, c := range cfnCases(t) {
 		t.Run(c.spec, func(t *testing.T) {
-			lint(t, c.data, c.plan.Tables)
+			lint(t, c.data, c.plan)
 		})
 	}
 }
 
-// lint runs cfn-lint on a template of tables, and fails the test on any
-// finding but the one expected.
-func lint(t *testing.T, data []byte, tables []*plan.TableDef) {
+// lint runs cfn-lint on the template of plan p, and fails the test on
+// any finding but those expected.
+func lint(t *testing.T, data []byte, p *plan.Plan) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "tables.cfn.yaml")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	allowed := map[string]int{}
-	for _, d := range tables {
+	for _, d := range p.Tables {
 		allowed["Resources > "+cloudformation.ResourceID(d.Table)+" > Properties > DeletionProtectionEnabled: DeletionProtectionEnabled is not a valid property of AWS::DynamoDB::Table"]++
+	}
+	// Nor does it know an event source mapping's partial batch response
+	// and filters (2021).
+	for _, c := range p.Model.Consumers {
+		if c.Lambda == nil {
+			continue
+		}
+		props := []string{"FunctionResponseTypes"}
+		if len(p.Consumer(c).Filters) > 0 {
+			props = append(props, "FilterCriteria")
+		}
+		for _, prop := range props {
+			allowed["Resources > "+cloudformation.ConsumerIDsOf(c).Mapping+" > Properties > "+prop+": "+prop+" is not a valid property of AWS::Lambda::EventSourceMapping"]++
+		}
 	}
 	out, _ := exec.Command(cfnLint, "validate", file).CombinedOutput()
 	text := ansi.ReplaceAllString(string(out), "")

@@ -1,8 +1,9 @@
 // Package design is the design output (DESIGN.md): per table its key
 // schema, the key templates of every entity on every index, the access
-// patterns as `dyngen plan` reports them (internal/report), and a Mermaid
-// flowchart of the item collections (collections.go), every text of the
-// spec made inert for Markdown and Mermaid.
+// patterns as `dyngen plan` reports them (internal/report), a Mermaid
+// flowchart of the item collections (collections.go) and its stream with
+// its consumers, every text of the spec made inert for Markdown and
+// Mermaid.
 package design
 
 import (
@@ -29,6 +30,9 @@ type designView struct {
 	Doc         []string
 	Tables      []designTable
 	Assumptions []string
+	// Streams is set when a table has a stream, whose section the
+	// introduction names.
+	Streams bool
 }
 
 // designTable is one table's part of the design document.
@@ -51,6 +55,18 @@ type designTable struct {
 	// Diagram are the lines of the Mermaid flowchart of the item
 	// collections.
 	Diagram []string
+	// Stream is the table's stream, nil when it has none.
+	Stream *designStream
+}
+
+// designStream is the part of a table's stream: its view type, the rows
+// of its consumers' table, its head first (none when no consumer reads
+// it), and an item per consumer with a doc or Lambda filters, each
+// filter a line of its own.
+type designStream struct {
+	Facts     string
+	Consumers [][]string
+	Notes     [][]string
 }
 
 // Render renders the design document: per table its key schema, the key
@@ -60,9 +76,10 @@ type designTable struct {
 func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, error) {
 	m := p.Model
 	v := designView{
-		Header: []string{"<!-- " + model.GeneratedText + " -->", "<!-- source: " + escapeMarkdown(src.Line, inComment) + " -->"},
-		Title:  "Design of package " + md(m.Package),
-		Doc:    paragraphs(m.Doc),
+		Header:  []string{"<!-- " + model.GeneratedText + " -->", "<!-- source: " + escapeMarkdown(src.Line, inComment) + " -->"},
+		Title:   "Design of package " + md(m.Package),
+		Doc:     paragraphs(m.Doc),
+		Streams: len(p.Streams) > 0,
 	}
 	for _, d := range p.Tables {
 		v.Tables = append(v.Tables, designTableOf(p, d))
@@ -230,7 +247,85 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 	}
 
 	dt.Diagram = collectionDiagram(t)
+	if s := p.Stream(t); s != nil {
+		dt.Stream = designStreamOf(s)
+	}
 	return dt
+}
+
+// viewTexts say what the records of a stream of each view type carry.
+var viewTexts = map[string]string{
+	"KEYS_ONLY":          "the keys of the item alone",
+	"NEW_IMAGE":          "the item as written",
+	"OLD_IMAGE":          "the item as it was",
+	"NEW_AND_OLD_IMAGES": "the item as written and as it was",
+}
+
+// designStreamOf is the part of stream s: its view type; per consumer
+// what it handles (entity, operation, image), the view type that
+// carries what it reads, its Lambda event source mapping; its doc and
+// its Lambda filters.
+func designStreamOf(s *plan.Stream) *designStream {
+	t := s.Table
+	ds := &designStream{Facts: "View type " + code(t.Stream) + ": each record carries " + viewTexts[t.Stream] + "."}
+	if len(s.Consumers) == 0 {
+		ds.Facts += " No consumer reads it."
+		return ds
+	}
+	ds.Consumers = [][]string{{"Consumer", "Handles", "View type it needs", "Lambda"}}
+	for _, pc := range s.Consumers {
+		c := pc.Consumer
+		var handles []string
+		for _, e := range c.Entities() {
+			var ops []string
+			for _, o := range c.On {
+				if o.Entity == e {
+					ops = append(ops, fmt.Sprintf("%s (%s)", o.Op, o.Image))
+				}
+			}
+			handles = append(handles, md(e.Name)+": "+strings.Join(ops, ", "))
+		}
+		lambda := ""
+		if l := c.Lambda; l != nil {
+			size := "Lambda's default size"
+			if l.BatchSize > 0 {
+				size = "up to " + strconv.FormatInt(l.BatchSize, 10) + " records"
+			}
+			lambda = "event source mapping from " + code(l.StartingPosition) + ", batches of " + size + ", partial batch responses; " + filterCount(pc)
+		}
+		ds.Consumers = append(ds.Consumers, []string{md(c.Name), strings.Join(handles, "<br>"), code(pc.ViewType), lambda})
+		item := []string{"**" + md(c.Name) + "**"}
+		if c.Doc != "" {
+			item[0] += ": " + md(c.Doc)
+		}
+		for i, f := range pc.Filters {
+			var names []string
+			for _, e := range f.Entities {
+				names = append(names, md(e.Name))
+			}
+			item = append(item, fmt.Sprintf("Lambda filter %d (%s): %s", i+1, strings.Join(names, ", "), code(f.Pattern)))
+		}
+		if pc.FiltersMerged {
+			item = append(item, fmt.Sprintf("A filter per entity would be more than the %d an event source mapping takes: the filters are merged, and let through more records than the consumer handles, which its dispatch skips.", plan.MaxFilters))
+		}
+		if len(item) > 1 || c.Doc != "" {
+			ds.Notes = append(ds.Notes, item)
+		}
+	}
+	return ds
+}
+
+// filterCount says how many Lambda filters a consumer's event source
+// mapping has.
+func filterCount(pc *plan.Consumer) string {
+	switch n := len(pc.Filters); n {
+	case 0:
+		return "no filter (any record may be one it handles)"
+	case 1:
+		return "1 filter"
+	default:
+		return strconv.Itoa(n) + " filters"
+	}
 }
 
 // queryOrder is the order cell of a call: the order a Query reads the sort

@@ -58,7 +58,7 @@ func TestDesignExamples(t *testing.T) {
 	if err != nil || len(specs) == 0 {
 		t.Fatalf("no example specs: %v", err)
 	}
-	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml")
+	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml", "../../e2e/stream/spec.yaml")
 	for _, file := range specs {
 		t.Run(filepath.Base(filepath.Dir(file)), func(t *testing.T) {
 			p, text := designOf(t, file, output.NewSource("spec.yaml"))
@@ -110,6 +110,7 @@ func TestDesignHostile(t *testing.T) {
 // document is a design document cut into the blocks of its structure, as
 // far as the tests read it.
 type document struct {
+	lines      []string
 	headings   []string
 	paragraphs []string
 	// sections are the tables' sections, by table name.
@@ -132,7 +133,7 @@ type designSection struct {
 // markup but the template's bold names.
 func parseDesign(t *testing.T, text string) *document {
 	t.Helper()
-	d := &document{}
+	d := &document{lines: strings.Split(text, "\n")}
 	var sec *designSection
 	heading := ""
 	var table [][]string
@@ -182,7 +183,7 @@ func parseDesign(t *testing.T, text string) *document {
 				heading = ""
 			case level == "##" && title == "Assumptions of the cost estimates":
 				sec = nil
-			case level == "###" && sec != nil && slices.Contains([]string{"Entities and keys", "Access patterns", "Item collections"}, title):
+			case level == "###" && sec != nil && slices.Contains([]string{"Entities and keys", "Access patterns", "Item collections", "Stream"}, title):
 				heading = title
 			default:
 				t.Errorf("line %d: unexpected heading %q", i+1, line)
@@ -370,6 +371,56 @@ func checkDesign(t *testing.T, p *plan.Plan, d *document) {
 			}
 		}
 		checkDiagram(t, tbl, sec.diagram)
+		checkStream(t, p, tbl, sec, d.lines)
+	}
+}
+
+// checkStream checks the part of table tbl's stream: none without one;
+// with one, a row per consumer, in order, naming it, each entity it
+// handles and the view type it needs, and, for a consumer with lambda:,
+// its event source mapping; each of its Lambda filters, in order, as an
+// item of the document's lists, and the merge said when the plan merged
+// them.
+func checkStream(t *testing.T, p *plan.Plan, tbl *model.Table, sec *designSection, lines []string) {
+	t.Helper()
+	s := p.Stream(tbl)
+	rows := sec.tables["Stream"]
+	if s == nil || len(s.Consumers) == 0 {
+		if rows != nil {
+			t.Errorf("table %s: a table of consumers, without consumer", tbl.Name)
+		}
+		return
+	}
+	if len(rows) != len(s.Consumers)+1 {
+		t.Errorf("table %s: %d rows of consumers, want %d and the head", tbl.Name, len(rows), len(s.Consumers))
+		return
+	}
+	for i, pc := range s.Consumers {
+		c, row := pc.Consumer, rows[i+1]
+		if unescape(row[0]) != c.Name || unescape(row[2]) != pc.ViewType {
+			t.Errorf("table %s: consumer row %q, want %s needing %s", tbl.Name, row, c.Name, pc.ViewType)
+		}
+		if n := strings.Count(row[1], "<br>") + 1; n != len(c.Entities()) {
+			t.Errorf("table %s: consumer %s handles %d entities, the row shows %d", tbl.Name, c.Name, len(c.Entities()), n)
+		}
+		if (c.Lambda != nil) != strings.HasPrefix(row[3], "event source mapping from ") {
+			t.Errorf("table %s: consumer %s's Lambda cell %q", tbl.Name, c.Name, row[3])
+		}
+		for j, f := range pc.Filters {
+			prefix := fmt.Sprintf("  - Lambda filter %d (", j+1)
+			found := slices.ContainsFunc(lines, func(l string) bool {
+				head, span, ok := strings.Cut(l, "): ")
+				// A pattern of hidden characters shows them as escapes.
+				return ok && strings.HasPrefix(head, prefix) && (unescape(span) == f.Pattern || strings.IndexFunc(f.Pattern, hiddenRune) >= 0)
+			})
+			if !found {
+				t.Errorf("table %s: consumer %s's filter %d %s is not in the document", tbl.Name, c.Name, j+1, f.Pattern)
+			}
+		}
+		merged := slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "the filters are merged") })
+		if pc.FiltersMerged && !merged {
+			t.Errorf("table %s: consumer %s's filters are merged, the document does not say so", tbl.Name, c.Name)
+		}
 	}
 }
 

@@ -203,6 +203,7 @@ func AccessOf(p *plan.Plan) *Access {
 // Check refuses what IAM would refuse of the policy of plan p: a call
 // dyngen knows no action of, two statements of one id, an id IAM does
 // not take; and warns of a policy larger than a managed policy may be.
+// It refuses an id IAM does not take in a consumer's policy too.
 func Check(p *plan.Plan, o *model.Output, diags *diag.List) {
 	for _, u := range uses(p) {
 		if !slices.Contains(actionOrder, u.action) {
@@ -228,6 +229,7 @@ func Check(p *plan.Plan, o *model.Output, diags *diag.List) {
 		}
 	}
 	checkSize(p.Model, o, acc, diags)
+	checkConsumers(p.Model, diags)
 }
 
 // describeIndex names a table or an index in an error.

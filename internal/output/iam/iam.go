@@ -4,7 +4,9 @@
 // calls made there and the partition key patterns they send,
 // dynamodb:LeadingKeys), refuses what IAM would refuse of them (Check)
 // and renders the document. The CloudFormation and Terraform outputs hold
-// the same policy when the spec asks for them too.
+// the same policy when the spec asks for them too. Each consumer of a
+// table's stream gets a policy of its own, in a file of its own
+// (stream.go): the stream calls that read it, nothing on the table.
 package iam
 
 import (
@@ -15,11 +17,20 @@ import (
 
 // Render renders the IAM policy of the plan's calls (AccessOf): a
 // statement per table or index and group of actions, on the spec's
-// table names.
+// table names; then the policy of each consumer of a table's stream, in
+// spec order, in its file (ConsumerFile).
 func Render(p *plan.Plan, o *model.Output, _ format.Source) ([]format.File, error) {
 	data, err := format.JSON(AccessOf(p).IAMDocument())
 	if err != nil {
 		return nil, err
 	}
-	return []format.File{{Name: o.File, Data: data}}, nil
+	out := []format.File{{Name: o.File, Data: data}}
+	for _, c := range p.Model.Consumers {
+		data, err := format.JSON(IAMConsumerDocument(c))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, format.File{Name: ConsumerFile(o.File, c), Data: data})
+	}
+	return out, nil
 }

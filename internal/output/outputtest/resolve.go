@@ -31,8 +31,9 @@ type noValue struct{}
 // ResolveTemplate evaluates the intrinsic functions of tmpl's resources
 // and outputs as CloudFormation would deploy it, with the parameter
 // values given (the defaults for the others, each checked against its
-// constraints). A reference to a resource reads "ref:<id>", its Arn
-// attribute "arn:<id>" (in Fn::GetAtt or Fn::Sub), the stack's name
+// constraints; a parameter without default must be given). A reference
+// to a resource reads "ref:<id>", its Arn attribute "arn:<id>" (in
+// Fn::GetAtt or Fn::Sub), its StreamArn "streamarn:<id>", the stack's name
 // "stack", the partition, region and account aws, us-east-1 and
 // 123456789012; Fn::Sub reads the string parameters too. An intrinsic function
 // the output is not expected to use fails the test.
@@ -54,6 +55,9 @@ func ResolveTemplate(t *testing.T, tmpl map[string]any, values map[string]string
 		p := p.(map[string]any)
 		v, ok := values[id]
 		if !ok {
+			if p["Default"] == nil {
+				t.Fatalf("parameter %s has no default, and the test sets none", id)
+			}
 			v = fmt.Sprint(p["Default"])
 		}
 		if allowed, ok := p["AllowedValues"].([]any); ok && !slices.Contains(allowed, any(v)) {
@@ -129,8 +133,11 @@ func ResolveTemplate(t *testing.T, tmpl map[string]any, values map[string]string
 						return fmt.Sprint(eval(a[0])) == fmt.Sprint(eval(a[1]))
 					case k == "Fn::GetAtt":
 						a, _ := arg.([]any)
-						if len(a) != 2 || a[1] != "Arn" || resources[fmt.Sprint(a[0])] == nil {
-							t.Fatalf("Fn::GetAtt %v: not the Arn of a resource", arg)
+						if len(a) != 2 || (a[1] != "Arn" && a[1] != "StreamArn") || resources[fmt.Sprint(a[0])] == nil {
+							t.Fatalf("Fn::GetAtt %v: not the Arn or StreamArn of a resource", arg)
+						}
+						if a[1] == "StreamArn" {
+							return "streamarn:" + fmt.Sprint(a[0])
 						}
 						return "arn:" + fmt.Sprint(a[0])
 					case k == "Fn::Sub":

@@ -6,12 +6,14 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// Check refuses, in the Terraform output, two resources, two input variables or two output values of one name
-// there: tables ABTable and AbTable both give ab_table; table a with
-// global index b, and table a_b, both give the variable
-// a_b_read_capacity. Terraform would refuse the file; dyngen says which
-// tables or indexes to rename. Two sources that meet in one namespace
-// may meet in the others too, and in several names: one error says so.
+// Check refuses, in the Terraform output, two resources, two input
+// variables or two output values of one name there: tables ABTable and
+// AbTable both give ab_table; table a with global index b, and table
+// a_b, both give the variable a_b_read_capacity; consumers ABFeed and
+// AbFeed both give the event source mapping ab_feed. Terraform would
+// refuse the file; dyngen says which tables, indexes or consumers to
+// rename. Two sources that meet in one namespace may meet in the others
+// too, and in several names: one error says so.
 func Check(p *plan.Plan, _ *model.Output, diags *diag.List) {
 	resources, variables, outputs := Names(p.Model)
 	reported := map[[2]model.Pos]bool{}
@@ -20,6 +22,7 @@ func Check(p *plan.Plan, _ *model.Output, diags *diag.List) {
 		names []model.GenName
 	}{
 		{"the resource aws_dynamodb_table.", resources},
+		{"the resource aws_lambda_event_source_mapping.", MappingNames(p.Model)},
 		{"the variable ", variables},
 		{"the output ", outputs},
 	} {

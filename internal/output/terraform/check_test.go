@@ -156,3 +156,24 @@ func TestTerraformIndexNameClash(t *testing.T) {
 		t.Errorf("without the Terraform output: %v", err)
 	}
 }
+
+// TestTerraformConsumerClash: consumers ABFeed and AbFeed, whose Go
+// names differ, both give the event source mapping ab_feed (and the
+// variable ab_feed_function_name): one error, at the second consumer,
+// with the Terraform output only.
+func TestTerraformConsumerClash(t *testing.T) {
+	spec := strings.Replace(twoTables, "  ABTable: {partitionKey: PK}", "  ABTable: {partitionKey: PK, stream: KEYS_ONLY}", 1)
+	spec = strings.Replace(spec, "  AbTable: {partitionKey: PK}", "  Abtable: {partitionKey: PK}", 1)
+	spec = strings.Replace(spec, "table: AbTable", "table: Abtable", 1) +
+		"consumers:\n  ABFeed:\n    on: {A: {insert: keys}}\n    lambda: {}\n  AbFeed:\n    on: {A: {remove: keys}}\n    lambda: {}\n  Other:\n    on: {A: {insert: keys}}\n"
+	err := generator.Check("spec.yaml", []byte(spec+"outputs:\n  terraform:\n")).Diags.Err()
+	want := "consumer ABFeed and consumer AbFeed both give the resource aws_lambda_event_source_mapping.ab_feed in the Terraform output; rename one of the consumers"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "Terraform output") != 1 {
+		t.Errorf("error:\n%v\nwant one:\n%s", err, want)
+	}
+	// The consumers' Go names clash too (abFeedRecord): that error
+	// stays, the Terraform one goes with the output.
+	if err := generator.Check("spec.yaml", []byte(spec)).Diags.Err(); err == nil || strings.Contains(err.Error(), "Terraform") {
+		t.Errorf("without the Terraform output: %v", err)
+	}
+}

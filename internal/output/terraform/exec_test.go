@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,18 +64,20 @@ func leaves(path string, v any, out *[]leaf) {
 // resources can't be installed here, so the test keeps the file's
 // variables and local values and makes each string and bool of a
 // resource an output value, which Terraform reads as it reads a
-// resource argument (a template); a reference to a table's ARN, which
-// only the provider knows, is replaced by the iam output's ARN of the
-// table. It applies that configuration (no resource, no provider) with
-// every table on demand, then with every other table provisioned (the
-// first, then the second), and checks each value: a literal reads as the
-// test reads it (tfLiteral, whose agreement with the spec's names
-// TestTerraformHostile checks), a capacity as the table's billing mode
-// and the variables give it (a global index's first capacity its own, the
-// second its table's), a reference as the variable's value, the policy
-// as the iam output's document. A billing mode outside the two, a
-// capacity of an index under 1 and a policy name IAM refuses are refused
-// by the variables' validations.
+// resource argument (a template); a reference to a table's ARN or stream
+// ARN, which only the provider knows, is replaced by the iam output's
+// ARN of the table or its stream, and a variable without default (a
+// consumer's function) is given a value. It applies that configuration
+// (no resource, no provider) with every table on demand, then with every
+// other table provisioned (the first, then the second), and checks each
+// value: a literal reads as the test reads it (tfLiteral, whose
+// agreement with the spec's names TestTerraformHostile checks), a
+// capacity as the table's billing mode and the variables give it (a
+// global index's first capacity its own, the second its table's), a
+// reference as the variable's value, the policy as the iam output's
+// document. A billing mode outside the two, a capacity of an index under
+// 1, a policy name IAM refuses and an empty function name are refused by
+// the variables' validations.
 func TestTerraformEvaluates(t *testing.T) {
 	bin := terraformBinary()
 	if bin == "" {
@@ -82,7 +85,7 @@ func TestTerraformEvaluates(t *testing.T) {
 	}
 	cases := map[string][]byte{"hostile": []byte(hostileTF)}
 	specs, _ := filepath.Glob("../../../example/*/spec.yaml")
-	for _, spec := range append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml") {
+	for _, spec := range append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml", "../../e2e/stream/spec.yaml") {
 		data, err := os.ReadFile(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -103,9 +106,33 @@ func TestTerraformEvaluates(t *testing.T) {
 			}
 			var ls []leaf
 			leaves("", doc["resource"], &ls)
+			vars := doc["variable"].(map[string]any)
+			// A variable without default (a consumer's function) is
+			// given a value; a reference to a table's stream ARN, which
+			// only the provider knows, is a literal ARN.
+			fixed, given := map[string]any{}, map[string]string{}
+			var givenArgs []string
+			for name, v := range vars {
+				if _, ok := v.(map[string]any)["default"]; !ok {
+					given[name] = "fn-" + name
+					givenArgs = append(givenArgs, "-var="+name+"="+given[name])
+				}
+			}
 			outs := map[string]any{}
 			for i, l := range ls {
-				outs[fmt.Sprintf("o%d", i)] = map[string]any{"value": l.value}
+				value := l.value
+				if s, ok := value.(string); ok {
+					if v, ok := given[strings.TrimSuffix(strings.TrimPrefix(s, "${var."), "}")]; ok {
+						fixed[l.path] = v
+					}
+					for _, d := range p.Tables {
+						if s == "${aws_dynamodb_table."+terraform.TableNamesOf(d.Table).Resource+".stream_arn}" {
+							arn := iam.StreamARN(d.Table)
+							value, fixed[l.path] = strings.ReplaceAll(arn, "${", "$${"), arn
+						}
+					}
+				}
+				outs[fmt.Sprintf("o%d", i)] = map[string]any{"value": value}
 			}
 			cfg := map[string]any{"variable": doc["variable"], "output": outs}
 			if doc["locals"] != nil {
@@ -125,7 +152,6 @@ func TestTerraformEvaluates(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			vars := doc["variable"].(map[string]any)
 			rounds := []int{-1, 0}
 			if len(p.Tables) > 1 {
 				rounds = append(rounds, 1)
@@ -134,8 +160,8 @@ func TestTerraformEvaluates(t *testing.T) {
 				// Tables first, first+2, ... provisioned, the others on
 				// demand (none when first is -1); every table's capacities
 				// 7 and 9, a global index's read capacity 3.
-				want := map[string]any{}
-				var args []string
+				want := maps.Clone(fixed)
+				args := slices.Clone(givenArgs)
 				for i, d := range p.Tables {
 					n := terraform.TableNamesOf(d.Table)
 					mode := "PAY_PER_REQUEST"
@@ -175,8 +201,14 @@ func TestTerraformEvaluates(t *testing.T) {
 			if terraform.HoldsPolicy(p.Model) {
 				refused["-var="+terraform.PolicyNameVar+"=a b"] = "128 letters"
 			}
+			for name := range given {
+				refused["-var="+name+"="] = "1 to 140 characters"
+			}
 			for arg, msg := range refused {
-				if out, err := run(bin, dir, "plan", "-input=false", "-no-color", arg); err == nil || !strings.Contains(out, msg) {
+				// The last value of a variable given twice is the one
+				// Terraform reads.
+				args := append(slices.Clone(givenArgs), arg)
+				if out, err := run(bin, dir, append([]string{"plan", "-input=false", "-no-color"}, args...)...); err == nil || !strings.Contains(out, msg) {
 					t.Errorf("%s accepted:\n%s", arg, out)
 				}
 			}

@@ -67,6 +67,27 @@ func IndexNamesOf(ix *model.Index) IndexNames {
 	}
 }
 
+// ConsumerNames are the names the Terraform output gives a consumer of a
+// table's stream with lambda:: its aws_lambda_event_source_mapping, and
+// the input variable of its Lambda function's name or ARN. Both are the
+// consumer's Go name in snake case (ConsumerResource), the variable's
+// then _function_name, which no table's or index's name ends in: two
+// consumers may meet (ABFeed and AbFeed), no consumer and table.
+type ConsumerNames struct {
+	Resource, FunctionVar string
+}
+
+// ConsumerResource is the name of consumer c's
+// aws_lambda_event_source_mapping.
+func ConsumerResource(c *model.Consumer) string { return model.Snake(c.GoName) }
+
+// ConsumerNamesOf returns the names of consumer c in the Terraform
+// output.
+func ConsumerNamesOf(c *model.Consumer) ConsumerNames {
+	r := ConsumerResource(c)
+	return ConsumerNames{Resource: r, FunctionVar: r + "_function_name"}
+}
+
 // The names of the IAM policy the Terraform output declares when the
 // spec asks for the iam output too: the policy of iam-policy.json, its
 // resources the module's tables.
@@ -96,8 +117,10 @@ func HoldsPolicy(m *model.Model) bool {
 // Names lists the names the Terraform output declares, by
 // namespace: its aws_dynamodb_table resources, its input variables and
 // its output values, each in the order the output declares them. A name
-// of a table or index comes with its position and the fix of a clash.
-// The policy's resource and local value are alone in their namespaces.
+// of a table, index or consumer comes with its position and the fix of a
+// clash. The policy's resource and local value are alone in their
+// namespaces; the consumers' aws_lambda_event_source_mapping resources
+// are MappingNames.
 func Names(m *model.Model) (resources, variables, outputs []model.GenName) {
 	for _, t := range m.Tables {
 		from := "table " + t.Name
@@ -125,10 +148,28 @@ func Names(m *model.Model) (resources, variables, outputs []model.GenName) {
 			model.GenName{Name: n.NameOutput, From: from, Pos: t.Pos, Fix: fix},
 			model.GenName{Name: n.ARNOutput, From: from, Pos: t.Pos, Fix: fix})
 	}
+	for _, c := range m.Consumers {
+		if c.Lambda != nil {
+			variables = append(variables, model.GenName{Name: ConsumerNamesOf(c).FunctionVar, From: "consumer " + c.Name, Pos: c.Pos, Fix: "rename one of the consumers"})
+		}
+	}
 	if HoldsPolicy(m) {
 		from := "the IAM policy"
 		variables = append(variables, model.GenName{Name: PolicyNameVar, From: from, Pos: m.Pos})
 		outputs = append(outputs, model.GenName{Name: PolicyARNOutput, From: from, Pos: m.Pos})
 	}
 	return resources, variables, outputs
+}
+
+// MappingNames lists the aws_lambda_event_source_mapping resources the
+// Terraform output declares, one per consumer with lambda:, in spec
+// order.
+func MappingNames(m *model.Model) []model.GenName {
+	var out []model.GenName
+	for _, c := range m.Consumers {
+		if c.Lambda != nil {
+			out = append(out, model.GenName{Name: ConsumerResource(c), From: "consumer " + c.Name, Pos: c.Pos, Fix: "rename one of the consumers"})
+		}
+	}
+	return out
 }

@@ -42,8 +42,32 @@ type (
 		Version string `json:"version"`
 	}
 	tfResources struct {
-		Table  tfObject `json:"aws_dynamodb_table"`
-		Policy tfObject `json:"aws_iam_policy,omitempty"`
+		Table   tfObject `json:"aws_dynamodb_table"`
+		Mapping tfObject `json:"aws_lambda_event_source_mapping,omitempty"`
+		Policy  tfObject `json:"aws_iam_policy,omitempty"`
+	}
+	// tfMapping is the aws_lambda_event_source_mapping of a consumer
+	// with lambda:.
+	tfMapping struct {
+		EventSourceARN        string             `json:"event_source_arn"`
+		FunctionName          string             `json:"function_name"`
+		StartingPosition      string             `json:"starting_position"`
+		BatchSize             int64              `json:"batch_size,omitempty"`
+		FunctionResponseTypes []string           `json:"function_response_types"`
+		FilterCriteria        []tfFilterCriteria `json:"filter_criteria,omitempty"`
+	}
+	tfFilterCriteria struct {
+		Filter []tfFilter `json:"filter"`
+	}
+	tfFilter struct {
+		Pattern string `json:"pattern"`
+	}
+	// tfRequiredVariable is an input variable without a default, which
+	// Terraform asks for.
+	tfRequiredVariable struct {
+		Type        string         `json:"type"`
+		Description string         `json:"description"`
+		Validation  []tfValidation `json:"validation,omitempty"`
 	}
 	tfPolicy struct {
 		Name        string `json:"name"`
@@ -171,9 +195,10 @@ func tfRef(expr string) string { return "${" + expr + "}" }
 // printed from the plan's one definition of the table, with input
 // variables of its physical name, billing (and each global index's
 // capacities), point-in-time recovery and deletion protection, and its
-// name and ARN as output values; when the spec asks for the iam output
-// too, the IAM policy of the plan's access (addPolicy). Every name is
-// names.go's.
+// name and ARN as output values; an aws_lambda_event_source_mapping per
+// consumer with lambda: (addMappings); when the spec asks for the iam
+// output too, the IAM policy of the plan's access (addPolicy). Every
+// name is names.go's.
 func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, error) {
 	f := tfFile{
 		Comment: model.GeneratedText + " source: " + src.Line,
@@ -270,6 +295,7 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 			tfMember{n.NameOutput, tfOutput{"The physical name of table " + t.Name + ".", tfRef(ref + ".name")}},
 			tfMember{n.ARNOutput, tfOutput{"The ARN of table " + t.Name + ".", tfRef(ref + ".arn")}})
 	}
+	addMappings(p, &f)
 	if HoldsPolicy(p.Model) {
 		if err := addPolicy(iam.AccessOf(p), p.Model, &f); err != nil {
 			return nil, err
@@ -280,6 +306,45 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 		return nil, err
 	}
 	return []format.File{{Name: o.File, Data: data}}, nil
+}
+
+// addMappings adds to f, per consumer with lambda: in spec order, the
+// input variable of its Lambda function's name or ARN, which has no
+// default, and its aws_lambda_event_source_mapping: its table's stream,
+// the starting position and batch size of the spec, Lambda's partial
+// batch response (the function reports the records it failed, which
+// alone are sent again), and the filters of the plan.
+func addMappings(p *plan.Plan, f *tfFile) {
+	for _, c := range p.Model.Consumers {
+		pc := p.Consumer(c)
+		if c.Lambda == nil || pc == nil {
+			continue
+		}
+		n := ConsumerNamesOf(c)
+		f.Variable = append(f.Variable, tfMember{n.FunctionVar, tfRequiredVariable{
+			Type:        "string",
+			Description: "The name or ARN of the Lambda function of consumer " + c.Name + ", which reads the stream of table " + c.Table.Name + ".",
+			Validation: []tfValidation{{
+				Condition:    tfRef(fmt.Sprintf("length(var.%s) >= 1 && length(var.%s) <= 140", n.FunctionVar, n.FunctionVar)),
+				ErrorMessage: "A Lambda function's name or ARN is 1 to 140 characters.",
+			}},
+		}})
+		m := tfMapping{
+			EventSourceARN:        tfRef("aws_dynamodb_table." + ResourceName(c.Table) + ".stream_arn"),
+			FunctionName:          tfRef("var." + n.FunctionVar),
+			StartingPosition:      c.Lambda.StartingPosition,
+			BatchSize:             c.Lambda.BatchSize,
+			FunctionResponseTypes: []string{"ReportBatchItemFailures"},
+		}
+		if len(pc.Filters) > 0 {
+			fc := tfFilterCriteria{}
+			for _, flt := range pc.Filters {
+				fc.Filter = append(fc.Filter, tfFilter{tfString(flt.Pattern)})
+			}
+			m.FilterCriteria = []tfFilterCriteria{fc}
+		}
+		f.Resource.Mapping = append(f.Resource.Mapping, tfMember{n.Resource, m})
+	}
 }
 
 // addPolicy adds to f the IAM policy the iam output writes (the

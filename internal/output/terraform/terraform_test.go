@@ -132,6 +132,7 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 	for _, d := range p.Tables {
 		wantVars += 6 + 2*len(d.Global)
 	}
+	wantVars += checkTerraformMappings(t, p, resources, vars)
 	if terraform.HoldsPolicy(p.Model) {
 		wantVars, wantOuts = wantVars+1, wantOuts+1
 		checkTerraformPolicy(t, p, doc, vars, outs)
@@ -255,6 +256,82 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 	}
 }
 
+// mappingArgs are the arguments and blocks of
+// aws_lambda_event_source_mapping the output may use.
+var mappingArgs = []string{"event_source_arn", "function_name", "starting_position", "batch_size", "function_response_types", "filter_criteria"}
+
+// checkTerraformMappings checks the aws_lambda_event_source_mapping of
+// each consumer with lambda: against the plan: its table's stream, the
+// variable of its function (a string without default, which Terraform
+// asks for), the spec's starting position and batch size, the partial
+// batch response, the plan's filters in order, each pattern a literal;
+// no mapping for another consumer. It returns the number of variables
+// they declare.
+func checkTerraformMappings(t *testing.T, p *plan.Plan, resources, vars map[string]any) int {
+	t.Helper()
+	var ms map[string]any
+	if resources["aws_lambda_event_source_mapping"] != nil {
+		ms = obj(t, resources["aws_lambda_event_source_mapping"], "aws_lambda_event_source_mapping")
+	}
+	n := 0
+	for _, c := range p.Model.Consumers {
+		names := terraform.ConsumerNamesOf(c)
+		if c.Lambda == nil {
+			if ms[names.Resource] != nil || vars[names.FunctionVar] != nil {
+				t.Errorf("consumer %s, without lambda:, has a mapping or a variable", c.Name)
+			}
+			continue
+		}
+		n++
+		what := "aws_lambda_event_source_mapping." + names.Resource
+		m := obj(t, ms[names.Resource], what)
+		onlyKeys(t, m, mappingArgs, what)
+		v := obj(t, vars[names.FunctionVar], "variable "+names.FunctionVar)
+		if hasKey(v, "default") || v["type"] != "string" || v["validation"] == nil {
+			t.Errorf("variable %s = %v, want a string without default, validated", names.FunctionVar, v)
+		}
+		literal(t, v["description"], "variable "+names.FunctionVar+".description")
+		want := map[string]any{
+			"event_source_arn":        "${aws_dynamodb_table." + terraform.ResourceName(c.Table) + ".stream_arn}",
+			"function_name":           "${var." + names.FunctionVar + "}",
+			"starting_position":       c.Lambda.StartingPosition,
+			"function_response_types": []any{"ReportBatchItemFailures"},
+		}
+		if c.Lambda.BatchSize > 0 {
+			want["batch_size"] = json.Number(fmt.Sprint(c.Lambda.BatchSize))
+		}
+		for arg, w := range want {
+			if !reflect.DeepEqual(m[arg], w) {
+				t.Errorf("%s.%s = %v, want %v", what, arg, m[arg], w)
+			}
+		}
+		if c.Lambda.BatchSize == 0 && hasKey(m, "batch_size") {
+			t.Errorf("%s.batch_size = %v, the spec sets none", what, m["batch_size"])
+		}
+		var patterns, wantPatterns []string
+		if m["filter_criteria"] != nil {
+			fc := list(t, m["filter_criteria"], what+".filter_criteria")
+			if len(fc) != 1 {
+				t.Fatalf("%s has %d filter_criteria blocks", what, len(fc))
+			}
+			for i, f := range list(t, fc[0]["filter"], what+".filter_criteria[0].filter") {
+				onlyKeys(t, f, []string{"pattern"}, what)
+				patterns = append(patterns, literal(t, f["pattern"], fmt.Sprintf("%s.filter_criteria[0].filter[%d].pattern", what, i)))
+			}
+		}
+		for _, f := range p.Consumer(c).Filters {
+			wantPatterns = append(wantPatterns, f.Pattern)
+		}
+		if !slices.Equal(patterns, wantPatterns) {
+			t.Errorf("%s filters %q, want %q", what, patterns, wantPatterns)
+		}
+	}
+	if len(ms) != n {
+		t.Errorf("%d event source mappings, want %d", len(ms), n)
+	}
+	return n
+}
+
 // eachIndexBlock checks the blocks arg of table resource r (what): one
 // per index of want, in its order, each with only the arguments allowed,
 // the index's name and its projection; then calls check with each index,
@@ -372,7 +449,7 @@ func TestTerraformExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml")
+	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml", "../../e2e/stream/spec.yaml")
 	for _, spec := range specs {
 		dir := filepath.Dir(spec)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -419,7 +496,9 @@ func render(t *testing.T, p *plan.Plan, name string) []byte {
 
 // hostileTF is a spec whose key attribute names, ttl and INCLUDE list
 // hold what Terraform would read as interpolations and directives, JSON
-// and HTML syntax, line and paragraph separators and bidi controls.
+// and HTML syntax, line and paragraph separators and bidi controls; a
+// consumer of its stream, whose filter holds those key attribute names
+// and the partition key's prefix.
 const hostileTF = `
 version: 1
 package: shop
@@ -428,6 +507,7 @@ tables:
     partitionKey: "P${var.x}K"
     sortKey: "S%{ if true }x%{ endif }"
     ttl: "exp$${x}"
+    stream: NEW_IMAGE
     indexes:
       GSI1:
         partitionKey: "G\"1\n}\"${aws_dynamodb_table.x.arn}"
@@ -448,6 +528,10 @@ entities:
       LSI1: {sk: "L#{id}"}
 patterns:
   GetItem: {get: Item}
+consumers:
+  Items:
+    on: {Item: [insert, modify]}
+    lambda: {batchSize: 10}
 outputs:
   terraform:
   iam:
