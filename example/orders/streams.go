@@ -83,24 +83,15 @@ func orderStreamKey(keys map[string]types.AttributeValue) (OrderKey, error) {
 
 // decodeOrderChange decodes a record whose keys are an Order item's.
 func decodeOrderChange(r *StreamRecord) (*OrderChange, error) {
-	c := &OrderChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = orderStreamKey(r.Keys); err != nil {
+	key, err := orderStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Order)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Order).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Order)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &OrderChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // OrderLineChange is a change of an OrderLine item, decoded from a record
@@ -143,24 +134,15 @@ func orderLineStreamKey(keys map[string]types.AttributeValue) (OrderLineKey, err
 // decodeOrderLineChange decodes a record whose keys are an OrderLine
 // item's.
 func decodeOrderLineChange(r *StreamRecord) (*OrderLineChange, error) {
-	c := &OrderLineChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = orderLineStreamKey(r.Keys); err != nil {
+	key, err := orderLineStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(OrderLine)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*OrderLine).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(OrderLine)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &OrderLineChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // TrackingEventChange is a change of a TrackingEvent item, decoded from a
@@ -203,24 +185,15 @@ func trackingEventStreamKey(keys map[string]types.AttributeValue) (TrackingEvent
 // decodeTrackingEventChange decodes a record whose keys are a TrackingEvent
 // item's.
 func decodeTrackingEventChange(r *StreamRecord) (*TrackingEventChange, error) {
-	c := &TrackingEventChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = trackingEventStreamKey(r.Keys); err != nil {
+	key, err := trackingEventStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(TrackingEvent)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*TrackingEvent).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(TrackingEvent)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &TrackingEventChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // Tells the customer of each tracking event recorded, after the transaction

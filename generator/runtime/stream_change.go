@@ -149,3 +149,22 @@ func NeedImages(consumer string, r *StreamRecord, old, new bool) error {
 	}
 	return nil
 }
+
+// DecodeImages decodes the images r carries with decode (a generated
+// entity's UnmarshalItem): the item as it was (before) and as written
+// (after), each nil where r carries none.
+func DecodeImages[T any](r *StreamRecord, decode func(*T, map[string]types.AttributeValue) error) (before, after *T, err error) {
+	if r.OldImage != nil {
+		before = new(T)
+		if err := decode(before, r.OldImage); err != nil {
+			return nil, nil, err
+		}
+	}
+	if r.NewImage != nil {
+		after = new(T)
+		if err := decode(after, r.NewImage); err != nil {
+			return nil, nil, err
+		}
+	}
+	return before, after, nil
+}

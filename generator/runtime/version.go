@@ -35,7 +35,8 @@ package runtime
 // KinesisEvent, EventRecord, RecordFromStreams, RecordsFromStreams,
 // RecordFromKinesis, HandleRecords, HandleEvent, BatchResponse,
 // RecordError, RecordsError, ErrInvalidRecord, Change, OwnChange,
-// UnknownChange, ItemKind, KeyShape, KindOf, OtherChange, NeedImages),
+// UnknownChange, ItemKind, KeyShape, KindOf, OtherChange, NeedImages,
+// DecodeImages),
 // which code of versions 2 to 6 does not call.
 const (
 	// GenVersion is the version the generator of this module writes

@@ -113,27 +113,19 @@ func (e *emitter) changeType(f *jen.File, s *plan.Stream, i int, it *plan.Stream
 	f.Line()
 	e.streamKeyFunc(f, s, i, it)
 	commentf(f, "%s decodes a record whose keys are %s item's.", model.ChangeDecodeFunc(ent), model.Article(ent.GoName))
-	img := func(field, image string) jen.Code {
-		return jen.If(jen.Id("r").Dot(image).Op("!=").Nil()).Block(
-			jen.Id("c").Dot(field).Op("=").New(jen.Id(ent.GoName)),
-			jen.If(jen.Err().Op(":=").Id("c").Dot(field).Dot("UnmarshalItem").Call(jen.Id("r").Dot(image)), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err()),
-			),
-		)
-	}
 	f.Func().Id(model.ChangeDecodeFunc(ent)).Params(jen.Id("r").Op("*").Id("StreamRecord")).Params(jen.Op("*").Id(name), jen.Error()).Block(
-		jen.Id("c").Op(":=").Op("&").Id(name).Values(
+		jen.List(jen.Id("key"), jen.Err()).Op(":=").Id(model.StreamKeyFunc(ent)).Call(jen.Id("r").Dot("Keys")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.List(jen.Id("before"), jen.Id("after"), jen.Err()).Op(":=").Add(rt("DecodeImages")).Call(jen.Id("r"), jen.Parens(jen.Op("*").Id(ent.GoName)).Dot("UnmarshalItem")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id(name).Values(
 			jen.Id("Op").Op(":").Id("r").Dot("Op"),
 			jen.Id("Expired").Op(":").Id("r").Dot("Expired"),
+			jen.Id("Key").Op(":").Id("key"),
+			jen.Id("Old").Op(":").Id("before"),
+			jen.Id("New").Op(":").Id("after"),
 			jen.Id("Record").Op(":").Id("r"),
-		),
-		jen.Var().Err().Error(),
-		jen.If(jen.List(jen.Id("c").Dot("Key"), jen.Err()).Op("=").Id(model.StreamKeyFunc(ent)).Call(jen.Id("r").Dot("Keys")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		),
-		img("Old", "OldImage"),
-		img("New", "NewImage"),
-		jen.Return(jen.Id("c"), jen.Nil()),
+		), jen.Nil()),
 	)
 	f.Line()
 }

@@ -98,24 +98,15 @@ func matchStreamKey(keys map[string]types.AttributeValue) (MatchKey, error) {
 
 // decodeMatchChange decodes a record whose keys are a Match item's.
 func decodeMatchChange(r *StreamRecord) (*MatchChange, error) {
-	c := &MatchChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = matchStreamKey(r.Keys); err != nil {
+	key, err := matchStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Match)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Match).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Match)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &MatchChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // TeamChange is a change of a Team item, decoded from a record of table
@@ -155,24 +146,15 @@ func teamStreamKey(keys map[string]types.AttributeValue) (TeamKey, error) {
 
 // decodeTeamChange decodes a record whose keys are a Team item's.
 func decodeTeamChange(r *StreamRecord) (*TeamChange, error) {
-	c := &TeamChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = teamStreamKey(r.Keys); err != nil {
+	key, err := teamStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Team)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Team).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Team)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &TeamChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // PlayerChange is a change of a Player item, decoded from a record of table
@@ -212,24 +194,15 @@ func playerStreamKey(keys map[string]types.AttributeValue) (PlayerKey, error) {
 
 // decodePlayerChange decodes a record whose keys are a Player item's.
 func decodePlayerChange(r *StreamRecord) (*PlayerChange, error) {
-	c := &PlayerChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = playerStreamKey(r.Keys); err != nil {
+	key, err := playerStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Player)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Player).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Player)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &PlayerChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // CoachChange is a change of a Coach item, decoded from a record of table
@@ -269,24 +242,15 @@ func coachStreamKey(keys map[string]types.AttributeValue) (CoachKey, error) {
 
 // decodeCoachChange decodes a record whose keys are a Coach item's.
 func decodeCoachChange(r *StreamRecord) (*CoachChange, error) {
-	c := &CoachChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = coachStreamKey(r.Keys); err != nil {
+	key, err := coachStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Coach)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Coach).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Coach)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &CoachChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // FanChange is a change of a Fan item, decoded from a record of table
@@ -326,24 +290,15 @@ func fanStreamKey(keys map[string]types.AttributeValue) (FanKey, error) {
 
 // decodeFanChange decodes a record whose keys are a Fan item's.
 func decodeFanChange(r *StreamRecord) (*FanChange, error) {
-	c := &FanChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = fanStreamKey(r.Keys); err != nil {
+	key, err := fanStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Fan)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Fan).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Fan)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &FanChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // SessionChange is a change of a Session item, decoded from a record of
@@ -383,24 +338,15 @@ func sessionStreamKey(keys map[string]types.AttributeValue) (SessionKey, error) 
 
 // decodeSessionChange decodes a record whose keys are a Session item's.
 func decodeSessionChange(r *StreamRecord) (*SessionChange, error) {
-	c := &SessionChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = sessionStreamKey(r.Keys); err != nil {
+	key, err := sessionStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Session)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Session).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Session)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &SessionChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // TicketChange is a change of a Ticket item, decoded from a record of table
@@ -440,22 +386,13 @@ func ticketStreamKey(keys map[string]types.AttributeValue) (TicketKey, error) {
 
 // decodeTicketChange decodes a record whose keys are a Ticket item's.
 func decodeTicketChange(r *StreamRecord) (*TicketChange, error) {
-	c := &TicketChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = ticketStreamKey(r.Keys); err != nil {
+	key, err := ticketStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Ticket)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Ticket).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Ticket)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &TicketChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }

@@ -84,24 +84,15 @@ func customerStreamKey(keys map[string]types.AttributeValue) (CustomerKey, error
 
 // decodeCustomerChange decodes a record whose keys are a Customer item's.
 func decodeCustomerChange(r *StreamRecord) (*CustomerChange, error) {
-	c := &CustomerChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = customerStreamKey(r.Keys); err != nil {
+	key, err := customerStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Customer)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Customer).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Customer)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &CustomerChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // OrderChange is a change of an Order item, decoded from a record of table
@@ -145,24 +136,15 @@ func orderStreamKey(keys map[string]types.AttributeValue) (OrderKey, error) {
 
 // decodeOrderChange decodes a record whose keys are an Order item's.
 func decodeOrderChange(r *StreamRecord) (*OrderChange, error) {
-	c := &OrderChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = orderStreamKey(r.Keys); err != nil {
+	key, err := orderStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Order)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Order).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Order)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &OrderChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // The changes of customers and orders, as a feed of a shop's activity shows
@@ -397,24 +379,15 @@ func tagStreamKey(keys map[string]types.AttributeValue) (TagKey, error) {
 
 // decodeTagChange decodes a record whose keys are a Tag item's.
 func decodeTagChange(r *StreamRecord) (*TagChange, error) {
-	c := &TagChange{Op: r.Op, Expired: r.Expired, Record: r}
-	var err error
-	if c.Key, err = tagStreamKey(r.Keys); err != nil {
+	key, err := tagStreamKey(r.Keys)
+	if err != nil {
 		return nil, err
 	}
-	if r.OldImage != nil {
-		c.Old = new(Tag)
-		if err := c.Old.UnmarshalItem(r.OldImage); err != nil {
-			return nil, err
-		}
+	before, after, err := dyngen.DecodeImages(r, (*Tag).UnmarshalItem)
+	if err != nil {
+		return nil, err
 	}
-	if r.NewImage != nil {
-		c.New = new(Tag)
-		if err := c.New.UnmarshalItem(r.NewImage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &TagChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // TagLogHandler handles the changes consumer TagLog takes from table Tags's
