@@ -100,6 +100,10 @@ type Consumer struct {
 	// order.
 	On    []*ConsumerOn
 	OnPos Pos
+	// Release lists the entities whose expired items' unique claims and
+	// counts the consumer releases; ReleasePos is where.
+	Release    []Str
+	ReleasePos Pos
 	// Lambda asks for the event source mapping of a Lambda function in
 	// the outputs that deploy tables; nil when not asked.
 	Lambda *ConsumerLambda

@@ -519,6 +519,10 @@ func (p *parser) consumer(e entry) *Consumer {
 			}
 		},
 		"lambda": func(k, v *yaml.Node) { c.Lambda = p.consumerLambda(k, v, what) },
+		"release": func(k, v *yaml.Node) {
+			c.ReleasePos = p.pos(k)
+			c.Release = p.nonEmptyList(v, "release of "+what)
+		},
 	})
 	return c
 }

@@ -34,15 +34,28 @@ var ordersKinds = []dyngen.ItemKind{
 // for keys of no item this package knows. A change's Old and New hold the
 // item as it was and as written, as far as the record carries them (the
 // stream's view type is NEW_IMAGE). The error, for keys of an entity whose
-// item or key does not decode, wraps ErrInvalidItem or ErrInvalidKey.
+// item or key does not decode (keys the Store never writes: two values of
+// one attribute), is an *ItemError, which wraps ErrInvalidItem.
 func DecodeOrdersChange(r *StreamRecord) (Change, error) {
 	switch i := dyngen.KindOf(ordersKinds, r.Keys); i {
 	case 0: // Order
-		return decodeOrderChange(r)
+		c, err := decodeOrderChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 1: // OrderLine
-		return decodeOrderLineChange(r)
+		c, err := decodeOrderLineChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 2: // TrackingEvent
-		return decodeTrackingEventChange(r)
+		c, err := decodeTrackingEventChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	default:
 		return dyngen.OtherChange(ordersKinds, i, r), nil
 	}
@@ -81,13 +94,14 @@ func orderStreamKey(keys map[string]types.AttributeValue) (OrderKey, error) {
 	return k, dec.Err
 }
 
-// decodeOrderChange decodes a record whose keys are an Order item's.
-func decodeOrderChange(r *StreamRecord) (*OrderChange, error) {
+// decodeOrderChange decodes a record whose keys are an Order item's, and of
+// its images those old and new ask for.
+func decodeOrderChange(r *StreamRecord, old, new bool) (*OrderChange, error) {
 	key, err := orderStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Order).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Order).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +136,9 @@ func orderLineStreamKey(keys map[string]types.AttributeValue) (OrderLineKey, err
 	var k OrderLineKey
 	item := make(map[string]types.AttributeValue, 2)
 	item["orderId"] = keys["orderId"]
-	if g := ordersKinds[1].Groups(keys, 1); len(g) == 1 {
-		item["sku"] = dyngen.StoredInt(g[0])
+	g1 := ordersKinds[1].Groups(keys, 1)
+	if len(g1) == 1 {
+		item["sku"] = dyngen.StoredInt(g1[0])
 	}
 	dec := dyngen.ItemDecoder{Entity: "OrderLine"}
 	k.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)
@@ -132,13 +147,13 @@ func orderLineStreamKey(keys map[string]types.AttributeValue) (OrderLineKey, err
 }
 
 // decodeOrderLineChange decodes a record whose keys are an OrderLine
-// item's.
-func decodeOrderLineChange(r *StreamRecord) (*OrderLineChange, error) {
+// item's, and of its images those old and new ask for.
+func decodeOrderLineChange(r *StreamRecord, old, new bool) (*OrderLineChange, error) {
 	key, err := orderLineStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*OrderLine).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*OrderLine).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +188,9 @@ func trackingEventStreamKey(keys map[string]types.AttributeValue) (TrackingEvent
 	var k TrackingEventKey
 	item := make(map[string]types.AttributeValue, 2)
 	item["orderId"] = keys["orderId"]
-	if g := ordersKinds[2].Groups(keys, 1); len(g) == 1 {
-		item["eventId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g1 := ordersKinds[2].Groups(keys, 1)
+	if len(g1) == 1 {
+		item["eventId"] = &types.AttributeValueMemberS{Value: g1[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "TrackingEvent"}
 	k.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)
@@ -183,13 +199,13 @@ func trackingEventStreamKey(keys map[string]types.AttributeValue) (TrackingEvent
 }
 
 // decodeTrackingEventChange decodes a record whose keys are a TrackingEvent
-// item's.
-func decodeTrackingEventChange(r *StreamRecord) (*TrackingEventChange, error) {
+// item's, and of its images those old and new ask for.
+func decodeTrackingEventChange(r *StreamRecord, old, new bool) (*TrackingEventChange, error) {
 	key, err := trackingEventStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*TrackingEvent).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*TrackingEvent).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -210,8 +226,8 @@ type NotificationsHandler interface {
 	TrackingEventInserted(ctx context.Context, c *TrackingEventChange) error
 }
 
-// notificationsRecord hands r to h when it is a change Notifications
-// handles.
+// notificationsRecord hands r to consumer Notifications when it is a change
+// the consumer handles or an expiry it releases.
 func notificationsRecord(ctx context.Context, h NotificationsHandler, r *StreamRecord) error {
 	switch dyngen.KindOf(ordersKinds, r.Keys) {
 	case 2: // TrackingEvent
@@ -220,7 +236,7 @@ func notificationsRecord(ctx context.Context, h NotificationsHandler, r *StreamR
 			if err := dyngen.NeedImages("Notifications", r, false, true); err != nil {
 				return err
 			}
-			c, err := decodeTrackingEventChange(r)
+			c, err := decodeTrackingEventChange(r, false, true)
 			if err != nil {
 				return err
 			}
@@ -233,9 +249,9 @@ func notificationsRecord(ctx context.Context, h NotificationsHandler, r *StreamR
 // HandleNotifications hands each record of records that consumer
 // Notifications handles to h, in order, and skips the others (other
 // entities and operations, the items dyngen writes, unknown keys). It stops
-// at the first record that h fails or that does not decode, and returns a
-// *RecordError with its position: the records before it are handled, it and
-// those after are not.
+// at the first record that fails (it does not decode, or the handler or the
+// release fails), and returns a *RecordError with its position: the records
+// before it are done, it and those after are not.
 func HandleNotifications(ctx context.Context, h NotificationsHandler, records []StreamRecord) error {
 	return dyngen.HandleRecords(ctx, records, func(ctx context.Context, r *StreamRecord) error {
 		return notificationsRecord(ctx, h, r)
@@ -250,7 +266,7 @@ func HandleNotifications(ctx context.Context, h NotificationsHandler, records []
 // Lambda retries from that record and no record is handled twice before it.
 func NotificationsLambda(h NotificationsHandler) func(context.Context, *StreamEvent) (*BatchResponse, error) {
 	return func(ctx context.Context, ev *StreamEvent) (*BatchResponse, error) {
-		return dyngen.HandleEvent(ctx, ev.Records, func(ctx context.Context, r *StreamRecord) error {
+		return dyngen.HandleEvent(ctx, dyngen.EventRecords(ev), func(ctx context.Context, r *StreamRecord) error {
 			return notificationsRecord(ctx, h, r)
 		})
 	}

@@ -261,9 +261,14 @@ const maxRune = '\U0010FFFF'
 const HighChar = string(maxRune)
 
 // StoredInt turns an int of a key back into the number it is stored as
-// (for attributes read back from keys).
+// (for attributes read back from keys); text that is no int of a key
+// gives a string, which the decoding of the int attribute refuses.
 func StoredInt(key string) types.AttributeValue {
-	n, _ := parseKeyInt(key)
+	n, ok := parseKeyInt(key)
+	if !ok {
+		// No int of a key: a string, which no int attribute decodes.
+		return &types.AttributeValueMemberS{Value: key}
+	}
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
 

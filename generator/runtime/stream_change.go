@@ -151,20 +151,35 @@ func NeedImages(consumer string, r *StreamRecord, old, new bool) error {
 }
 
 // DecodeImages decodes the images r carries with decode (a generated
-// entity's UnmarshalItem): the item as it was (before) and as written
-// (after), each nil where r carries none.
-func DecodeImages[T any](r *StreamRecord, decode func(*T, map[string]types.AttributeValue) error) (before, after *T, err error) {
-	if r.OldImage != nil {
-		before = new(T)
+// entity's UnmarshalItem), of those old and new ask for: the item as it
+// was (before) and as written (after), each nil where r carries none or
+// it is not asked for. A consumer decodes only what it reads: an image
+// it does not read (an old item written before an attribute it lacks
+// was required) never fails its record.
+func DecodeImages[T any](r *StreamRecord, decode func(*T, map[string]types.AttributeValue) error, old, new bool) (before, after *T, err error) {
+	if old && r.OldImage != nil {
+		before = newOf[T]()
 		if err := decode(before, r.OldImage); err != nil {
 			return nil, nil, err
 		}
 	}
-	if r.NewImage != nil {
-		after = new(T)
+	if new && r.NewImage != nil {
+		after = newOf[T]()
 		if err := decode(after, r.NewImage); err != nil {
 			return nil, nil, err
 		}
 	}
 	return before, after, nil
+}
+
+// newOf is new(T), where DecodeImages's parameter new hides the builtin.
+func newOf[T any]() *T { return new(T) }
+
+// EventRecords are ev's records; none for a nil event (aws-lambda-go
+// gives one for the payload null).
+func EventRecords(ev *StreamEvent) []EventRecord {
+	if ev == nil {
+		return nil
+	}
+	return ev.Records
 }

@@ -77,15 +77,15 @@ func TestDecodeImages(t *testing.T) {
 	img := func(v string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"v": &types.AttributeValueMemberS{Value: v}}
 	}
-	before, after, err := DecodeImages(&StreamRecord{NewImage: img("n")}, decode)
+	before, after, err := DecodeImages(&StreamRecord{NewImage: img("n")}, decode, true, true)
 	if err != nil || before != nil || after == nil || after.v != "n" {
 		t.Errorf("an insert: %v, %v, %v", before, after, err)
 	}
-	before, after, err = DecodeImages(&StreamRecord{OldImage: img("o"), NewImage: img("n")}, decode)
+	before, after, err = DecodeImages(&StreamRecord{OldImage: img("o"), NewImage: img("n")}, decode, true, true)
 	if err != nil || before.v != "o" || after.v != "n" {
 		t.Errorf("a modify: %v, %v, %v", before, after, err)
 	}
-	before, after, err = DecodeImages(&StreamRecord{OldImage: img("o"), NewImage: map[string]types.AttributeValue{}}, decode)
+	before, after, err = DecodeImages(&StreamRecord{OldImage: img("o"), NewImage: map[string]types.AttributeValue{}}, decode, true, true)
 	if !errors.Is(err, ErrInvalidItem) || before != nil || after != nil {
 		t.Errorf("an image that does not decode: %v, %v, %v", before, after, err)
 	}
@@ -97,5 +97,29 @@ func TestDecodeImages(t *testing.T) {
 	}
 	if err := NeedImages("Feed", &StreamRecord{Op: OpModify, OldImage: img("o"), NewImage: img("n")}, true, true); err != nil {
 		t.Errorf("NeedImages of a modify with both: %v", err)
+	}
+}
+
+// TestDecodeImagesAsked decodes only the images asked for: an image not
+// read never fails the record; and a nil event has no record.
+func TestDecodeImagesAsked(t *testing.T) {
+	decode := func(it *string, m map[string]types.AttributeValue) error {
+		s, ok := m["v"].(*types.AttributeValueMemberS)
+		if !ok {
+			return ErrInvalidItem
+		}
+		*it = s.Value
+		return nil
+	}
+	r := &StreamRecord{OldImage: map[string]types.AttributeValue{}, NewImage: map[string]types.AttributeValue{"v": &types.AttributeValueMemberS{Value: "n"}}}
+	before, after, err := DecodeImages(r, decode, false, true)
+	if err != nil || before != nil || after == nil || *after != "n" {
+		t.Errorf("the new image alone: %v, %v, %v", before, after, err)
+	}
+	if _, _, err := DecodeImages(r, decode, true, false); !errors.Is(err, ErrInvalidItem) {
+		t.Errorf("the old image that does not decode: %v", err)
+	}
+	if EventRecords(nil) != nil {
+		t.Error("records of a nil event")
 	}
 }

@@ -2,7 +2,6 @@ package golang
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -280,29 +279,9 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 			// where normalize says so), and the owner's key; of a set,
 			// one per element.
 			u := b.Unique
-			ce := u.Claim
 			g.Var().Id("x").Id(b.Entity.GoName)
 			g.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalItem").Call(item), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
-			fields := jen.Dict{}
-			for _, ca := range ce.Attributes {
-				a := b.Entity.Attr(ca.Name)
-				if a == nil {
-					e.bug("claim %s holds %s, which %s does not", ce.Name, ca.Name, b.Entity.Name)
-					continue
-				}
-				v := jen.Id("x").Dot(a.GoName)
-				if u.Each && a == u.Attrs[0] {
-					v = jen.Id("el")
-				}
-				if u.Lower && a.Type == model.String && slices.Contains(u.Attrs, a) {
-					v = jen.Qual("strings", "ToLower").Call(v)
-				}
-				if ca.Type == model.Enum {
-					v = jen.Id(model.EnumType(ce, ca)).Call(v)
-				}
-				fields[jen.Id(ca.GoName)] = v
-			}
-			claim := jen.Parens(jen.Op("&").Id(ce.GoName).Values(fields)).Dot("MarshalItem").Call()
+			claim := e.claimItem(b.Entity, u, jen.Id("x"), jen.Id("el"))
 			if !u.Each {
 				g.Return(claim)
 				return

@@ -79,8 +79,8 @@ func (r *resolver) counts(e *Entity, se *spec.Entity, counters map[*spec.Entity]
 	if len(se.Counts) == 0 || len(e.Keys) == 0 || e.Table == nil {
 		return nil
 	}
-	if ttl := e.TTLAttr(); ttl != nil {
-		r.errorf(se.CountsPos, "%s has counts and stores its table's ttl attribute (%s): DynamoDB deletes an expired item without a write of dyngen, which would leave its count one too high; remove counts, or store the time to live under another name", e.Name, ttl.Name)
+	if ttl := e.TTLAttr(); ttl != nil && !r.released(e.Name) {
+		r.errorf(se.CountsPos, "%s has counts and stores its table's ttl attribute (%s): DynamoDB deletes an expired item without a write of dyngen, which would leave its count one too high; release its counts with a consumer of the table's stream that lists %s under release:, remove counts, or store the time to live under another name", e.Name, ttl.Name, e.Name)
 		return nil
 	}
 	t := e.Table

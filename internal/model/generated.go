@@ -66,6 +66,28 @@ var FixedNames = func() []string {
 	return out
 }()
 
+// Fixed reports whether the package of m declares name whatever its
+// spec names (FixedNames): the names of its streams (HoldsStream,
+// StreamOpConsts) only when a table of m has one, so that a spec
+// without a stream keeps them for its own.
+func (m *Model) Fixed(name string) bool {
+	if !slices.Contains(FixedNames, name) {
+		return false
+	}
+	if m.Streams() {
+		return true
+	}
+	if slices.Contains(StreamOpConsts, name) {
+		return false
+	}
+	for _, group := range ReExported {
+		if group.Holder == HoldsStream && slices.Contains(group.Names, name) {
+			return false
+		}
+	}
+	return true
+}
+
 // StoreFixedMethods are the methods every generated Store declares besides
 // the patterns'.
 var StoreFixedMethods = []string{"Tables"}
@@ -356,7 +378,11 @@ func (m *Model) GeneratedNames() []GenName {
 		enums(e, e.Attributes, e.Name, e.Name)
 	}
 	for _, c := range m.Consumers {
-		for _, n := range []string{c.HandlerType(), c.HandleFunc(), c.LambdaFunc()} {
+		names := []string{c.HandleFunc(), c.LambdaFunc()}
+		if c.Handles() {
+			names = append(names, c.HandlerType())
+		}
+		for _, n := range names {
 			out = append(out, GenName{n, "consumer " + c.Name, c.Pos, ""})
 		}
 	}
@@ -425,9 +451,9 @@ var (
 		"aws", "context", RuntimeImport, "dynamodb", "errors", "iter", "math", "regexp", "strconv", "strings", "time", "types", "utf8",
 	}
 	MethodLocals = []string{
-		"args", "check", "claim", "ctx", "dayBefore", "dec", "del", "el", "err", "expr", "failed", "found", "h", "i",
+		"args", "check", "claim", "counter", "ctx", "dayBefore", "dec", "del", "el", "err", "expr", "failed", "found", "h", "i",
 		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
-		"keys", "names", "now", "ok", "old", "out", "page", "pk", "remove",
+		"keys", "names", "now", "ok", "old", "out", "page", "pk", "receipt", "rel", "remove",
 		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "step", "token", "v",
 		"values", "view", "yield",
 	}
@@ -563,6 +589,11 @@ func (m *Model) UnexportedNames() iter.Seq[GenName] {
 		for _, c := range m.Consumers {
 			if !yield(GenName{ConsumerRecordFunc(c), "consumer " + c.Name, c.Pos, "rename consumer " + c.Name}) {
 				return
+			}
+			for _, e := range c.Release {
+				if !yield(GenName{ReleaseFunc(c, e), "consumer " + c.Name, c.ReleasePos, "rename consumer " + c.Name}) {
+					return
+				}
 			}
 		}
 		for _, p := range m.Patterns {

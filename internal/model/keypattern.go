@@ -12,9 +12,12 @@ import (
 // keys parse them with it, and a stream's records are told apart by it.
 func (tm *Template) Pattern() string {
 	seps := tm.Separators()
-	class := "[^" + regexp.QuoteMeta(string(seps)) + "]+"
+	// QuoteMeta escapes the class's ], ^ and \, but not -, which between
+	// two separators would make a range.
+	class := "[^" + strings.ReplaceAll(regexp.QuoteMeta(string(seps)), "-", `\-`) + "]+"
 	if len(seps) == 0 {
-		class = ".+"
+		// Any text, a line break too.
+		class = "(?s:.)+"
 	}
 	var b strings.Builder
 	b.WriteString("^")

@@ -325,6 +325,9 @@ type Entity struct {
 	// CheckpointOf is set on the checkpoint entity of a table's backfills
 	// (backfill.go), which the migration output adds.
 	CheckpointOf *Table
+	// ReceiptOf is set on the receipt entity of a table's releases of
+	// expired items (stream.go).
+	ReceiptOf *Table
 	// paths holds the attributes of the paths the patterns name
 	// (PathAttr), one per path.
 	paths map[string]*Attribute

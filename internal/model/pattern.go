@@ -283,15 +283,25 @@ func (p *Pattern) parents() []*Attribute {
 
 // Expires reports whether the pattern treats items whose time to live
 // has passed as absent: an entity of it stores its table's ttl
-// attribute, and the pattern has no expired: include.
+// attribute, and the pattern has no expired: include. A write of an
+// entity with unique values or counts does not: its expired items are
+// released on deletion (Consumer.Release).
 func (p *Pattern) Expires() bool {
 	if p.IncludeExpired || p.Table == nil || p.Table.TTL == "" {
 		return false
 	}
 	for _, e := range p.Entities {
-		if e.TTLAttr() != nil {
-			return true
+		if e.TTLAttr() == nil {
+			continue
 		}
+		if !p.Op.IsRead() && (len(e.Unique) > 0 || len(e.Counts) > 0) {
+			// An expired item whose claims and counts a consumer releases
+			// (Consumer.Release) is there for writes until DynamoDB
+			// deletes it: a write over it moves what it holds, and the
+			// release frees it only once it is deleted.
+			continue
+		}
+		return true
 	}
 	return false
 }

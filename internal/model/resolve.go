@@ -552,14 +552,17 @@ func (r *resolver) entities() {
 	copies := map[*spec.Entity]*Copy{}
 	eachs := map[*spec.Entity]*Each{}
 	checkpoints := map[*spec.Entity]*Table{}
-	// The checkpoints of the migration output follow every other entity,
-	// once their keys are known (see checkpoints).
+	receipts := map[*spec.Entity]*Table{}
+	// The checkpoints of the migration output and the receipts of the
+	// consumers that release expired items follow every other entity,
+	// once their keys are known (see checkpoints, receipts).
 	checkpointed := false
 	for i := 0; i < len(queue) || !checkpointed; i++ {
 		if i == len(queue) {
 			checkpointed = true
 			r.computeFuncs()
 			queue = append(queue, r.checkpoints(checkpoints)...)
+			queue = append(queue, r.receipts(receipts)...)
 			if i == len(queue) {
 				break
 			}
@@ -580,6 +583,9 @@ func (r *resolver) entities() {
 		}
 		if t := checkpoints[se]; t != nil {
 			e.CheckpointOf = t
+		}
+		if t := receipts[se]; t != nil {
+			e.ReceiptOf = t
 		}
 		if c := copies[se]; c != nil {
 			c.Entity, e.CopyOf = e, c

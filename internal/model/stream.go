@@ -23,6 +23,10 @@ type Consumer struct {
 	// On are the changes it handles: per entity in spec order, then per
 	// operation in the order insert, modify, remove.
 	On []*ConsumerOn
+	// Release are the entities whose expired items' unique claims and
+	// counts the consumer releases, in spec order; ReleasePos is where.
+	Release    []*Entity
+	ReleasePos Pos
 	// Lambda holds the settings of the event source mapping the outputs
 	// declare for the consumer's Lambda function; nil when not asked.
 	Lambda *ConsumerLambda
@@ -95,7 +99,8 @@ func (c *Consumer) HandleFunc() string { return "Handle" + c.GoName }
 // LambdaFunc is the function that makes a Lambda handler of a handler.
 func (c *Consumer) LambdaFunc() string { return c.GoName + "Lambda" }
 
-// Entities lists the entities c handles, in spec order, each once.
+// Entities lists the entities c handles or releases, in spec order, each
+// once.
 func (c *Consumer) Entities() []*Entity {
 	var out []*Entity
 	for _, o := range c.On {
@@ -103,12 +108,27 @@ func (c *Consumer) Entities() []*Entity {
 			out = append(out, o.Entity)
 		}
 	}
+	for _, e := range c.Release {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
 	return out
 }
+
+// Releases reports whether c releases expired items: its functions then
+// take the Store, which writes the releases.
+func (c *Consumer) Releases() bool { return len(c.Release) > 0 }
+
+// Handles reports whether c hands changes to a handler: it has a
+// handler interface.
+func (c *Consumer) Handles() bool { return len(c.On) > 0 }
 
 // Needs reports whether c reads the item as it was (old) and as written
 // (new) on some change.
 func (c *Consumer) Needs() (old, new bool) {
+	// A release reads what the expired item held.
+	old = len(c.Release) > 0
 	for _, o := range c.On {
 		old = old || o.Image.Old()
 		new = new || o.Image.New()
@@ -159,6 +179,8 @@ func (e *Entity) Own() string {
 		return "element item"
 	case e.CheckpointOf != nil:
 		return "backfill checkpoint"
+	case e.ReceiptOf != nil:
+		return "release receipt"
 	}
 	return ""
 }
@@ -191,6 +213,10 @@ func ChangeDecodeFunc(e *Entity) string { return "decode" + e.GoName + "Change" 
 // consumer's handler.
 func ConsumerRecordFunc(c *Consumer) string { return ParamName(c.GoName) + "Record" }
 
+// ReleaseFunc is the Store's method that releases what an expired item
+// of e held, for consumer c.
+func ReleaseFunc(c *Consumer, e *Entity) string { return "release" + c.GoName + e.GoName }
+
 // StreamKeyFunc is the function that reads an entity's primary key from a
 // record's keys.
 func StreamKeyFunc(e *Entity) string { return ParamName(e.GoName) + "StreamKey" }
@@ -217,6 +243,9 @@ func (r *resolver) consumers() {
 			byGo[c.GoName] = c
 		}
 		first := r.consumerOn(c, sc, what)
+		if rel := r.consumerRelease(c, sc, what); first == nil {
+			first = rel
+		}
 		if sc.Table.Set || first == nil {
 			c.Table = r.table(sc.Table, sc.Pos, what)
 		} else {
@@ -225,6 +254,11 @@ func (r *resolver) consumers() {
 		if c.Table == nil {
 			r.m.Consumers = append(r.m.Consumers, c)
 			continue
+		}
+		for _, e := range c.Release {
+			if e.Table != c.Table {
+				r.errorf(c.ReleasePos, "%s reads table %s's stream, and entity %s is stored in table %s; a consumer reads one table's stream: release %s's items in a consumer of its own", what, c.Table.Name, e.Name, e.Table.Name, e.Name)
+			}
 		}
 		for _, o := range c.On {
 			if o.Entity.Table != c.Table {
@@ -257,8 +291,8 @@ func (r *resolver) consumers() {
 // first entity it names that the spec defines, or nil.
 func (r *resolver) consumerOn(c *Consumer, sc *spec.Consumer, what string) *Entity {
 	var first *Entity
-	if len(sc.On) == 0 {
-		r.errorf(sc.OnPos, "%s handles no change; list under on: an entity and its operations (insert, modify, remove)", what)
+	if len(sc.On) == 0 && len(sc.Release) == 0 {
+		r.errorf(sc.OnPos, "%s handles no change; list under on: an entity and its operations (insert, modify, remove), or under release: the entities whose expired items it releases", what)
 	}
 	for _, so := range sc.On {
 		e := r.entity(so.Entity)
@@ -310,6 +344,130 @@ func (r *resolver) consumerOn(c *Consumer, sc *spec.Consumer, what string) *Enti
 	return first
 }
 
+// consumerRelease resolves the entities a consumer releases the expired
+// items of, and returns the first the spec defines, or nil.
+func (r *resolver) consumerRelease(c *Consumer, sc *spec.Consumer, what string) *Entity {
+	var first *Entity
+	c.ReleasePos = sc.ReleasePos
+	for _, n := range sc.Release {
+		e := r.entity(n)
+		if e == nil {
+			continue
+		}
+		if first == nil {
+			first = e
+		}
+		switch {
+		case e.Own() != "":
+			r.errorf(n.Pos, "%s releases %s, the %s items dyngen writes for the spec's entities; release the entity that holds them", what, e.Name, e.Own())
+		case slices.Contains(c.Release, e):
+			r.errorf(n.Pos, "%s lists %s under release twice", what, e.Name)
+		case e.TTLAttr() == nil:
+			r.errorf(n.Pos, "%s releases %s, which stores no time to live (its table's ttl attribute): its items never expire; remove it from release", what, e.Name)
+		case len(e.Unique) == 0 && len(e.Counts) == 0:
+			r.errorf(n.Pos, "%s releases %s, which has no unique values and no counts: an expired item holds nothing to release; remove it from release", what, e.Name)
+		default:
+			c.Release = append(c.Release, e)
+		}
+	}
+	return first
+}
+
+// released reports whether a consumer of the spec releases the expired
+// items of the entity named name: it may then have unique values or
+// counts and a time to live together.
+func (r *resolver) released(name string) bool {
+	for _, sc := range r.f.Consumers {
+		for _, n := range sc.Release {
+			if n.Value == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ReceiptPrefix starts the key of every release receipt:
+// DYNGEN#RELEASED#{eventId}.
+const ReceiptPrefix = "DYNGEN#RELEASED#"
+
+// ReceiptTTL is how long a release receipt is kept after the record it
+// is of: a stream holds a record 24 hours, and its consumers retry it at
+// most as long.
+const ReceiptTTL = "48h"
+
+// ReceiptName is the name of the receipt entity of table t.
+func (m *Model) ReceiptName(t *Table) string {
+	if len(m.Tables) == 1 {
+		return "ReleaseReceipt"
+	}
+	return t.GoName + "ReleaseReceipt"
+}
+
+// receipts returns the specs of the receipt entities of every table a
+// consumer releases expired items of: an item per record released, keyed
+// by the record's event ID, written in the release's transaction on
+// condition that none is there, so that a record delivered twice
+// releases once; it expires by the table's time to live. Like the
+// checkpoints of the migration output, it needs string key attributes
+// and entities whose partition keys all start with literal text, which
+// the collision check then proves apart from the receipts'. set marks
+// them.
+func (r *resolver) receipts(set map[*spec.Entity]*Table) []*spec.Entity {
+	var out []*spec.Entity
+	done := map[*Table]bool{}
+	for _, sc := range r.f.Consumers {
+		for _, n := range sc.Release {
+			i := slices.IndexFunc(r.m.Entities, func(e *Entity) bool { return e.Name == n.Value })
+			if i < 0 || r.m.Entities[i].Table == nil || r.m.Entities[i].Table.TTL == "" {
+				continue
+			}
+			t := r.m.Entities[i].Table
+			if done[t] {
+				continue
+			}
+			done[t] = true
+			what := "consumer " + sc.Name.Value
+			if slices.ContainsFunc(t.Primary().KeyAttrs(), func(ka *KeyAttr) bool { return ka.Type != S }) {
+				r.errorf(sc.ReleasePos, "%s releases expired items of table %s, whose key attributes are not all strings: the release's receipt (keyed %s{eventId}, so that a record delivered twice releases once) fits no key of numbers or bytes", what, t.Name, ReceiptPrefix)
+				continue
+			}
+			if j := slices.IndexFunc(t.Entities, func(e *Entity) bool {
+				return len(e.Keys) > 0 && e.PrimaryKey().PK.LiteralPrefix() == ""
+			}); j >= 0 {
+				r.errorf(sc.ReleasePos, "%s releases expired items of table %s, where entity %s's partition key may be any string: the release's receipts (keyed %s{eventId}) can't be proven apart from its items; start its partition key with literal text", what, t.Name, t.Entities[j].Name, ReceiptPrefix)
+				continue
+			}
+			name := r.m.ReceiptName(t)
+			if k := slices.IndexFunc(r.f.Entities, func(se *spec.Entity) bool { return se.Name.Value == name }); k >= 0 {
+				r.errorf(r.f.Entities[k].Name.Pos, "entity name %s is the name of the receipt entity of the releases of table %s (%s releases expired items); rename the entity", name, t.Name, what)
+				continue
+			}
+			pos := sc.ReleasePos
+			str := func(v string) spec.Str { return spec.Str{Value: v, Pos: pos, Set: true} }
+			se := &spec.Entity{
+				Name:      str(name),
+				Pos:       pos,
+				Doc:       str(name + " records that the unique claims and counts an expired item of table " + t.Name + " held were released, by the stream record's event ID: written with the release, so that a record delivered twice releases once, and deleted by the table's time to live " + ReceiptTTL + " after the record."),
+				Table:     str(t.Name),
+				TypeValue: str("dyngen." + name),
+				Attributes: []*spec.Attribute{
+					{Name: str("eventId"), Pos: pos, Type: str("string"), Attr: str("dyngen_eventId")},
+					{Name: str("expires"), Pos: pos, Type: str("time"), Format: str(string(Unix)), Attr: str(t.TTL)},
+				},
+			}
+			keys := &spec.Keys{Index: str(PrimaryName), Pos: pos, PK: str(ReceiptPrefix + "{eventId}")}
+			if t.SK != nil {
+				keys.SK = str(ReceiptPrefix + "{eventId}")
+			}
+			se.Keys = []*spec.Keys{keys}
+			set[se] = t
+			out = append(out, se)
+		}
+	}
+	return out
+}
+
 // consumerViews refuses a consumer that reads what its table's stream
 // does not carry, naming the view type every consumer of the table
 // needs.
@@ -337,6 +495,9 @@ func (r *resolver) consumerViews() {
 			if t.Stream == "" {
 				r.errorf(c.Pos, "consumer %s reads table %s's stream, and the table has none; set stream: %s on table %s, the view type its consumers need (%s)", c.Name, t.Name, need, t.Name, strings.Join(names, ", "))
 				continue
+			}
+			if len(c.Release) > 0 && !Carries(t.Stream, ImageOld) {
+				r.errorf(c.ReleasePos, "consumer %s releases what expired items held, which it reads from the item as it was, and table %s's stream (%s) does not carry it; set stream: %s on table %s, the view type its consumers need (%s)", c.Name, t.Name, t.Stream, need, t.Name, strings.Join(names, ", "))
 			}
 			for _, o := range c.On {
 				if !Carries(t.Stream, o.Image) {

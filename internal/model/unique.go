@@ -138,8 +138,8 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 	}
 	var out []*spec.Entity
 	pkAttrs := e.PrimaryKey().Attrs()
-	if ttl := e.TTLAttr(); ttl != nil {
-		r.errorf(se.UniquePos, "%s has unique values and stores its table's ttl attribute (%s): DynamoDB deletes an expired item without its claims, which would keep its values taken; remove unique, or store the time to live under another name", e.Name, ttl.Name)
+	if ttl := e.TTLAttr(); ttl != nil && !r.released(e.Name) {
+		r.errorf(se.UniquePos, "%s has unique values and stores its table's ttl attribute (%s): DynamoDB deletes an expired item without its claims, which would keep its values taken; release them with a consumer of the table's stream that lists %s under release:, remove unique, or store the time to live under another name", e.Name, ttl.Name, e.Name)
 		return nil
 	}
 	for _, su := range se.Unique {

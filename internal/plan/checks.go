@@ -497,7 +497,7 @@ func generatedNames(m *model.Model, diags *diag.List) map[string]bool {
 	generated := m.GeneratedNames()
 	seen := make(map[string]model.GenName, len(generated))
 	for _, n := range generated {
-		if slices.Contains(model.FixedNames, n.Name) {
+		if m.Fixed(n.Name) {
 			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, renameHint(n))
 			continue
 		}

@@ -195,7 +195,7 @@ var clientCalls = []Call{GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchG
 // order the Client interface lists them: each pattern's own call, and the
 // GetItem a write of an entity with unique values reads the item with
 // before its transaction, or a get by a unique value reads the claim
-// with.
+// with, and the transaction of a consumer's release of expired items.
 func (p *Plan) Calls() []Call {
 	used := map[Call]bool{}
 	for _, pp := range p.Patterns {
@@ -206,6 +206,14 @@ func (p *Plan) Calls() []Call {
 				if r != nil {
 					used[r.Call] = true
 				}
+			}
+		}
+	}
+	for _, st := range p.Streams {
+		for _, c := range st.Consumers {
+			if len(c.Releases) > 0 {
+				// A release is one transaction (release.go).
+				used[TransactWriteItems] = true
 			}
 		}
 	}

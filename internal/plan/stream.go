@@ -37,8 +37,8 @@ type StreamKey struct {
 	Attr *model.KeyAttr
 	// Pattern is the regular expression of the values of a string key
 	// attribute (model.Template.Pattern), whose groups hold Groups, the
-	// entity's attributes, in order. It is "" when the key attribute's
-	// value is one attribute's own value of the key's type (Whole).
+	// entity's attributes, in order. It is "" for a number or binary key
+	// attribute, whose value is one attribute's own (Whole).
 	Pattern string
 	Groups  []*model.Attribute
 	Whole   *model.Attribute
@@ -52,6 +52,9 @@ type Consumer struct {
 	// ViewType is the least view type that carries what the consumer
 	// reads.
 	ViewType string
+	// Releases are its releases of expired items, one per entity it
+	// releases (release.go).
+	Releases []*Release
 	// Filters are the event filters of the event source mapping of a
 	// consumer with lambda:, which Lambda ORs (stream_filter.go): one
 	// per entity it handles, or fewer that let more through
@@ -78,13 +81,27 @@ func streams(m *model.Model) []*Stream {
 		}
 		for _, c := range m.Consumers {
 			if c.Table == t {
-				s.Consumers = append(s.Consumers, &Consumer{Consumer: c, ViewType: model.ViewTypeOf(c.Needs())})
+				pc := &Consumer{Consumer: c, ViewType: model.ViewTypeOf(c.Needs())}
+				if len(c.Release) > 0 {
+					pc.Releases = releases(c, receiptOf(m, t))
+				}
+				s.Consumers = append(s.Consumers, pc)
 			}
 		}
 		filterConsumers(s)
 		out = append(out, s)
 	}
 	return out
+}
+
+// receiptOf is the receipt entity of the releases of table t, or nil.
+func receiptOf(m *model.Model, t *model.Table) *model.Entity {
+	for _, e := range t.Entities {
+		if e.ReceiptOf == t {
+			return e
+		}
+	}
+	return nil
 }
 
 // streamItem is how the keys of e's items look.
@@ -95,9 +112,13 @@ func streamItem(e *model.Entity) *StreamItem {
 	for i, ka := range k.Index.KeyAttrs() {
 		tm := tms[i]
 		sk := &StreamKey{Attr: ka, Template: tm}
-		if tm.IsNatural(ka) || ka.Type != model.S && len(tm.Segments) == 1 && tm.Segments[0].Attr != nil {
+		if ka.Type != model.S {
+			// A number or binary key is one attribute's value.
 			sk.Whole = tm.Segments[0].Attr
 		} else {
+			// A string key, natural too, is matched by its template's
+			// language: a natural key of an enum, a date or a time is
+			// no string of another.
 			sk.Pattern = tm.Pattern()
 			sk.Groups = tm.Attrs()
 		}

@@ -39,23 +39,52 @@ var esportsKinds = []dyngen.ItemKind{
 // knows. A change's Old and New hold the item as it was and as written, as
 // far as the record carries them (the stream's view type is
 // NEW_AND_OLD_IMAGES). The error, for keys of an entity whose item or key
-// does not decode, wraps ErrInvalidItem or ErrInvalidKey.
+// does not decode (keys the Store never writes: two values of one
+// attribute), is an *ItemError, which wraps ErrInvalidItem.
 func DecodeChange(r *StreamRecord) (Change, error) {
 	switch i := dyngen.KindOf(esportsKinds, r.Keys); i {
 	case 0: // Match
-		return decodeMatchChange(r)
+		c, err := decodeMatchChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 1: // Team
-		return decodeTeamChange(r)
+		c, err := decodeTeamChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 2: // Player
-		return decodePlayerChange(r)
+		c, err := decodePlayerChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 3: // Coach
-		return decodeCoachChange(r)
+		c, err := decodeCoachChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 4: // Fan
-		return decodeFanChange(r)
+		c, err := decodeFanChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 5: // Session
-		return decodeSessionChange(r)
+		c, err := decodeSessionChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 6: // Ticket
-		return decodeTicketChange(r)
+		c, err := decodeTicketChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	default:
 		return dyngen.OtherChange(esportsKinds, i, r), nil
 	}
@@ -88,21 +117,23 @@ func (c *MatchChange) Source() *StreamRecord {
 func matchStreamKey(keys map[string]types.AttributeValue) (MatchKey, error) {
 	var k MatchKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := esportsKinds[0].Groups(keys, 0); len(g) == 1 {
-		item["matchId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := esportsKinds[0].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["matchId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Match"}
 	k.MatchID = dec.String("matchId", item["matchId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodeMatchChange decodes a record whose keys are a Match item's.
-func decodeMatchChange(r *StreamRecord) (*MatchChange, error) {
+// decodeMatchChange decodes a record whose keys are a Match item's, and of
+// its images those old and new ask for.
+func decodeMatchChange(r *StreamRecord, old, new bool) (*MatchChange, error) {
 	key, err := matchStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Match).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Match).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -136,21 +167,23 @@ func (c *TeamChange) Source() *StreamRecord {
 func teamStreamKey(keys map[string]types.AttributeValue) (TeamKey, error) {
 	var k TeamKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := esportsKinds[1].Groups(keys, 0); len(g) == 1 {
-		item["teamId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := esportsKinds[1].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["teamId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Team"}
 	k.TeamID = dec.String("teamId", item["teamId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodeTeamChange decodes a record whose keys are a Team item's.
-func decodeTeamChange(r *StreamRecord) (*TeamChange, error) {
+// decodeTeamChange decodes a record whose keys are a Team item's, and of
+// its images those old and new ask for.
+func decodeTeamChange(r *StreamRecord, old, new bool) (*TeamChange, error) {
 	key, err := teamStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Team).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Team).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -184,21 +217,23 @@ func (c *PlayerChange) Source() *StreamRecord {
 func playerStreamKey(keys map[string]types.AttributeValue) (PlayerKey, error) {
 	var k PlayerKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := esportsKinds[2].Groups(keys, 0); len(g) == 1 {
-		item["playerId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := esportsKinds[2].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["playerId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Player"}
 	k.PlayerID = dec.String("playerId", item["playerId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodePlayerChange decodes a record whose keys are a Player item's.
-func decodePlayerChange(r *StreamRecord) (*PlayerChange, error) {
+// decodePlayerChange decodes a record whose keys are a Player item's, and
+// of its images those old and new ask for.
+func decodePlayerChange(r *StreamRecord, old, new bool) (*PlayerChange, error) {
 	key, err := playerStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Player).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Player).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -232,21 +267,23 @@ func (c *CoachChange) Source() *StreamRecord {
 func coachStreamKey(keys map[string]types.AttributeValue) (CoachKey, error) {
 	var k CoachKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := esportsKinds[3].Groups(keys, 0); len(g) == 1 {
-		item["coachId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := esportsKinds[3].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["coachId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Coach"}
 	k.CoachID = dec.String("coachId", item["coachId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodeCoachChange decodes a record whose keys are a Coach item's.
-func decodeCoachChange(r *StreamRecord) (*CoachChange, error) {
+// decodeCoachChange decodes a record whose keys are a Coach item's, and of
+// its images those old and new ask for.
+func decodeCoachChange(r *StreamRecord, old, new bool) (*CoachChange, error) {
 	key, err := coachStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Coach).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Coach).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -280,21 +317,23 @@ func (c *FanChange) Source() *StreamRecord {
 func fanStreamKey(keys map[string]types.AttributeValue) (FanKey, error) {
 	var k FanKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := esportsKinds[4].Groups(keys, 0); len(g) == 1 {
-		item["fanId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := esportsKinds[4].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["fanId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Fan"}
 	k.FanID = dec.String("fanId", item["fanId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodeFanChange decodes a record whose keys are a Fan item's.
-func decodeFanChange(r *StreamRecord) (*FanChange, error) {
+// decodeFanChange decodes a record whose keys are a Fan item's, and of its
+// images those old and new ask for.
+func decodeFanChange(r *StreamRecord, old, new bool) (*FanChange, error) {
 	key, err := fanStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Fan).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Fan).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -328,21 +367,23 @@ func (c *SessionChange) Source() *StreamRecord {
 func sessionStreamKey(keys map[string]types.AttributeValue) (SessionKey, error) {
 	var k SessionKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := esportsKinds[5].Groups(keys, 0); len(g) == 1 {
-		item["sessionId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := esportsKinds[5].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["sessionId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Session"}
 	k.SessionID = dec.String("sessionId", item["sessionId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodeSessionChange decodes a record whose keys are a Session item's.
-func decodeSessionChange(r *StreamRecord) (*SessionChange, error) {
+// decodeSessionChange decodes a record whose keys are a Session item's, and
+// of its images those old and new ask for.
+func decodeSessionChange(r *StreamRecord, old, new bool) (*SessionChange, error) {
 	key, err := sessionStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Session).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Session).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -376,21 +417,23 @@ func (c *TicketChange) Source() *StreamRecord {
 func ticketStreamKey(keys map[string]types.AttributeValue) (TicketKey, error) {
 	var k TicketKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := esportsKinds[6].Groups(keys, 0); len(g) == 1 {
-		item["ticketId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := esportsKinds[6].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["ticketId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Ticket"}
 	k.TicketID = dec.String("ticketId", item["ticketId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodeTicketChange decodes a record whose keys are a Ticket item's.
-func decodeTicketChange(r *StreamRecord) (*TicketChange, error) {
+// decodeTicketChange decodes a record whose keys are a Ticket item's, and
+// of its images those old and new ask for.
+func decodeTicketChange(r *StreamRecord, old, new bool) (*TicketChange, error) {
 	key, err := ticketStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Ticket).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Ticket).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}

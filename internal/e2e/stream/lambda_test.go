@@ -166,3 +166,35 @@ type tagRecorder struct{ n int }
 
 func (r *tagRecorder) TagInserted(ctx context.Context, c *TagChange) error { r.n++; return nil }
 func (r *tagRecorder) TagRemoved(ctx context.Context, c *TagChange) error  { r.n++; return nil }
+
+// TestLambdaNilEvent: the event of a payload null (aws-lambda-go gives a
+// nil event) has no record, and fails none.
+func TestLambdaNilEvent(t *testing.T) {
+	resp, err := FeedLambda(&recorder{})(context.Background(), nil)
+	if err != nil || resp == nil || len(resp.BatchItemFailures) != 0 {
+		t.Errorf("a nil event: %+v, %v", resp, err)
+	}
+}
+
+// TestImagesNotRead: a consumer decodes only the images it reads: an old
+// item that no longer decodes (written before an attribute it lacks was
+// required) fails no consumer that reads the keys or the new item alone.
+func TestImagesNotRead(t *testing.T) {
+	keys := map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "CUSTOMER#ann"},
+		"SK": &types.AttributeValueMemberS{Value: "ORDER#0000000000000000007"},
+	}
+	old := map[string]types.AttributeValue{"customerId": &types.AttributeValueMemberS{Value: "ann"}}
+	r := StreamRecord{Op: OpRemove, SequenceNumber: "1", Keys: keys, OldImage: old}
+	h := &recorder{}
+	if err := HandleFeed(context.Background(), h, []StreamRecord{r}); err != nil {
+		t.Fatalf("a removal Feed reads the keys of, with an old item that does not decode: %v", err)
+	}
+	if len(h.got) != 1 || h.got[0] != "order 7 removed" {
+		t.Errorf("handled %q", h.got)
+	}
+	// Decoded whole, the old item fails.
+	if _, err := DecodeShopChange(&r); !errors.Is(err, ErrInvalidItem) {
+		t.Errorf("DecodeShopChange of an old item that does not decode: %v", err)
+	}
+}

@@ -1283,3 +1283,416 @@ func (s *Store) PlaceFirstOrder(ctx context.Context, params PlaceFirstOrderParam
 	*params.Order = writtenOrder
 	return nil
 }
+
+const createSessionStep1Condition = "attribute_not_exists(PK)"
+
+// createSessionStep1Input builds step 1 of CreateSession, create Session;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createSessionStep1Input(session *Session) (*dynamodb.PutItemInput, error) {
+	item, err := session.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createSessionStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.shopTable),
+	}, nil
+}
+
+const createSessionStep2Condition = "attribute_not_exists(PK)"
+
+// createSessionStep2Input builds step 2 of CreateSession, claim
+// Session.token; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createSessionStep2Input(sessionTokenClaim *SessionTokenClaim) (*dynamodb.PutItemInput, error) {
+	item, err := sessionTokenClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createSessionStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.shopTable),
+	}, nil
+}
+
+const createSessionStep3Update = "SET #_type = :_type, #customerId = :customerId ADD #web :Web, #app :App"
+
+// createSessionStep3Input builds step 3 of CreateSession, count Session in
+// SessionsByKind; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createSessionStep3Input(customerID string, web int64, app int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := sessionsByKindPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := sessionsByKindSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#app": "app", "#customerId": "customerId", "#web": "web"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":App":        dyngen.IntValue(app),
+			":Web":        dyngen.IntValue(web),
+			":_type":      &types.AttributeValueMemberS{Value: "Session#SessionsByKind"},
+			":customerId": &types.AttributeValueMemberS{Value: customerID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.shopTable),
+		UpdateExpression: aws.String(createSessionStep3Update),
+	}, nil
+}
+
+// createSessionTx describes the steps of CreateSession for the runtime.
+var createSessionTx = dyngen.Transaction{
+	Method: "CreateSession",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Session",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Session.token",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Session in SessionsByKind",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// CreateSession writes the Session only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Session holds its unique
+// values: each is claimed in the same transaction (ErrAlreadyExists from
+// the step "claim Session.<attribute>"). One request: TransactWriteItems. A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed. The counters of its counts are updated in
+// the same transaction: the number of the group an item leaves less one, of
+// the group it joins plus one.
+//
+//	TransactWriteItems
+//	step 1, Put on table Shop: create Session
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "SESSION#{sessionId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Shop: claim Session.token
+//	  Key: PK = "UNIQUE#Session#token#{token}" AND SK =
+//	  	"UNIQUE#Session#token#{token}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Update on table Shop: count Session in SessionsByKind
+//	  Key: PK = "COUNT#Session#SessionsByKind#{customerId}" AND SK =
+//	  	"COUNT#Session#SessionsByKind#{customerId}"
+//	  UpdateExpression: SET #_type = :_type, #customerId = :customerId
+//	  	ADD #web :Web, #app :App
+//	  ExpressionAttributeNames: #_type="_type", #app="app",
+//	  	#customerId="customerId", #web="web"
+func (s *Store) CreateSession(ctx context.Context, session *Session) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createSessionStep1Input(session)); err != nil {
+		return createSessionTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactPut(s.createSessionStep2Input(&SessionTokenClaim{
+		CustomerID: session.CustomerID,
+		SessionID:  session.SessionID,
+		Token:      session.Token,
+	})); err != nil {
+		return createSessionTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	if step, err = dyngen.TransactUpdate(s.createSessionStep3Input(session.CustomerID, dyngen.CountDelta(false, session.Kind == SessionKindWeb), dyngen.CountDelta(false, session.Kind == SessionKindApp))); err != nil {
+		return createSessionTx.StepError(2, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 2)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createSessionTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetSession reads one Session by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Shop
+//	Key: PK = "CUSTOMER#{customerId}" AND SK = "SESSION#{sessionId}"
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: read and billed,
+//		then answered ErrNotFound.
+func (s *Store) GetSession(ctx context.Context, key SessionKey) (*Session, error) {
+	args := dyngen.Args{Table: s.shopTable}
+	args.PK = args.Key(sessionPK(key.CustomerID))
+	args.SK = args.Key(sessionSK(key.SessionID))
+	args.Now = s.clock().Unix()
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetSession", Index: shopIndex, TTL: "expiresAt"}, (*Session).UnmarshalItem)
+}
+
+const deleteSessionStep1Condition = "#token = :token_when AND #kind = :kind_when"
+
+// deleteSessionStep1Input builds step 1 of DeleteSession, delete Session;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteSessionStep1Input(customerID string, sessionID string, token string, kind SessionKind) (*dynamodb.DeleteItemInput, error) {
+	pk, err := sessionPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := sessionSK(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteSessionStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#kind": "kind", "#token": "token"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":kind_when":  &types.AttributeValueMemberS{Value: string(kind)},
+			":token_when": &types.AttributeValueMemberS{Value: token},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.shopTable),
+	}, nil
+}
+
+const deleteSessionStep2Condition = "attribute_not_exists(#customerId) OR #customerId = :customerId_when AND #sessionId = :sessionId_when"
+
+// deleteSessionStep2Input builds step 2 of DeleteSession, release
+// Session.token; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteSessionStep2Input(token string, customerID string, sessionID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := sessionTokenClaimPK(token)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := sessionTokenClaimSK(token)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteSessionStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#sessionId": "sessionId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":customerId_when": &types.AttributeValueMemberS{Value: customerID},
+			":sessionId_when":  &types.AttributeValueMemberS{Value: sessionID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.shopTable),
+	}, nil
+}
+
+const deleteSessionStep3Update = "SET #_type = :_type, #customerId = :customerId ADD #web :Web, #app :App"
+
+// deleteSessionStep3Input builds step 3 of DeleteSession, count Session in
+// SessionsByKind; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteSessionStep3Input(customerID string, web int64, app int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := sessionsByKindPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := sessionsByKindSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#app": "app", "#customerId": "customerId", "#web": "web"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":App":        dyngen.IntValue(app),
+			":Web":        dyngen.IntValue(web),
+			":_type":      &types.AttributeValueMemberS{Value: "Session#SessionsByKind"},
+			":customerId": &types.AttributeValueMemberS{Value: customerID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.shopTable),
+		UpdateExpression: aws.String(deleteSessionStep3Update),
+	}, nil
+}
+
+// deleteSessionTx describes the steps of DeleteSession for the runtime.
+var deleteSessionTx = dyngen.Transaction{
+	Method: "DeleteSession",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Session",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "release Session.token",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Session in SessionsByKind",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteSession deletes the Session with this key and releases the claims
+// of its unique values: GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error; ErrConditionFailed when
+// another call changed its unique values in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed. The counters of its counts are updated in the same
+// transaction: the number of the group an item leaves less one, of the
+// group it joins plus one.
+//
+//	GetItem (ConsistentRead) on table Shop
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "SESSION#{sessionId}"
+//	TransactWriteItems
+//	step 1, Delete on table Shop: delete Session
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "SESSION#{sessionId}"
+//	  ConditionExpression: #token = :token_when AND #kind = :kind_when
+//	  ExpressionAttributeNames: #kind="kind", #token="token"
+//	step 2, Delete on table Shop: release Session.token
+//	  Key: PK = "UNIQUE#Session#token#{token}" AND SK =
+//	  	"UNIQUE#Session#token#{token}"
+//	  ConditionExpression: attribute_not_exists(#customerId) OR
+//	  	#customerId = :customerId_when AND #sessionId = :sessionId_when
+//	  ExpressionAttributeNames: #customerId="customerId",
+//	  	#sessionId="sessionId"
+//	step 3, Update on table Shop: count Session in SessionsByKind
+//	  Key: PK = "COUNT#Session#SessionsByKind#{customerId}" AND SK =
+//	  	"COUNT#Session#SessionsByKind#{customerId}"
+//	  UpdateExpression: SET #_type = :_type, #customerId = :customerId
+//	  	ADD #web :Web, #app :App
+//	  ExpressionAttributeNames: #_type="_type", #app="app",
+//	  	#customerId="customerId", #web="web"
+func (s *Store) DeleteSession(ctx context.Context, key SessionKey) error {
+	customerID := key.CustomerID
+	sessionID := key.SessionID
+	pk, err := sessionPK(customerID)
+	if err != nil {
+		return dyngen.Fail("DeleteSession", err)
+	}
+	sk, err := sessionSK(sessionID)
+	if err != nil {
+		return dyngen.Fail("DeleteSession", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.shopTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteSession", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Session
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteSession", err)
+	}
+	if step, err = dyngen.TransactDelete(s.deleteSessionStep1Input(customerID, sessionID, old.Token, old.Kind)); err != nil {
+		return deleteSessionTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactDelete(s.deleteSessionStep2Input(old.Token, old.CustomerID, old.SessionID)); err != nil {
+		return deleteSessionTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	if step, err = dyngen.TransactUpdate(s.deleteSessionStep3Input(customerID, dyngen.CountDelta(old.Kind == SessionKindWeb, false), dyngen.CountDelta(old.Kind == SessionKindApp, false))); err != nil {
+		return deleteSessionTx.StepError(2, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 2)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteSessionTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// SessionCounts reads the numbers of Session items by kind, one per group,
+// from the counter SessionsByKind by its key: one GetItem. With no counter
+// item (no Session counted yet), every number is 0.
+//
+//	GetItem on table Shop
+//	Key: PK = "COUNT#Session#SessionsByKind#{customerId}" AND SK =
+//		"COUNT#Session#SessionsByKind#{customerId}"
+//	ConsistentRead: true
+func (s *Store) SessionCounts(ctx context.Context, customerID string) (*SessionsByKind, error) {
+	args := dyngen.Args{Table: s.shopTable}
+	args.PK = args.Key(sessionsByKindPK(customerID))
+	args.SK = args.Key(sessionsByKindSK(customerID))
+	v, err := dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "SessionCounts", Index: shopIndex, Consistent: true}, (*SessionsByKind).UnmarshalItem)
+	if errors.Is(err, ErrNotFound) {
+		return &SessionsByKind{CustomerID: customerID}, nil
+	}
+	return v, err
+}
+
+// PutLog writes log whole, replacing any item with its key.
+//
+//	PutItem on table Shop
+//	Key: PK = "LOG#{app}-{env}:{id}" AND SK = "LOG"
+func (s *Store) PutLog(ctx context.Context, log *Log) error {
+	in, err := s.putLogInput(log)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutLog", err)
+}
+
+// putLogInput builds the request of PutLog; the caller wraps its errors.
+func (s *Store) putLogInput(log *Log) (*dynamodb.PutItemInput, error) {
+	item, err := log.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.shopTable)}, nil
+}
+
+// PutMember writes member whole, replacing any item with its key.
+//
+//	PutItem on table Shop
+//	Key: PK = "MEMBER#{name}" AND SK = "MEMBER#{name}"
+func (s *Store) PutMember(ctx context.Context, member *Member) error {
+	in, err := s.putMemberInput(member)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutMember", err)
+}
+
+// putMemberInput builds the request of PutMember; the caller wraps its
+// errors.
+func (s *Store) putMemberInput(member *Member) (*dynamodb.PutItemInput, error) {
+	item, err := member.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.shopTable)}, nil
+}

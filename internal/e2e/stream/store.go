@@ -14,6 +14,7 @@ package stream
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -81,9 +82,11 @@ var _ Client = (*dynamodb.Client)(nil)
 // Store serves the access patterns of the spec. It is safe for concurrent
 // use.
 type Store struct {
-	client    Client
-	shopTable string // physical name of table Shop
-	tagsTable string // physical name of table Tags
+	client     Client
+	shopTable  string           // physical name of table Shop
+	tagsTable  string           // physical name of table Tags
+	flagsTable string           // physical name of table Flags
+	clock      func() time.Time // set by WithClock; time.Now by default
 }
 
 // Option changes a Store made by New.
@@ -92,7 +95,7 @@ type Option func(*Store)
 // New returns a Store that calls client. Each table's physical name is its
 // logical name unless an option sets it.
 func New(client Client, opts ...Option) *Store {
-	s := &Store{client: client, shopTable: "Shop", tagsTable: "Tags"}
+	s := &Store{client: client, shopTable: "Shop", tagsTable: "Tags", flagsTable: "Flags", clock: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -113,6 +116,25 @@ func WithTagsTable(name string) Option {
 	}
 }
 
+// WithFlagsTable sets the physical name of table Flags (default "Flags").
+func WithFlagsTable(name string) Option {
+	return func(s *Store) {
+		s.flagsTable = name
+	}
+}
+
+// WithClock sets the clock the Store reads the time from (time.Now by
+// default, and when now is nil): an item whose time to live is at or before
+// its now has expired, and is absent (DynamoDB deletes it only eventually).
+func WithClock(now func() time.Time) Option {
+	if now == nil {
+		now = time.Now
+	}
+	return func(s *Store) {
+		s.clock = now
+	}
+}
+
 // Table is the definition of one table of the spec under the physical name
 // a Store was given: the requests that make it.
 type Table struct {
@@ -127,7 +149,9 @@ type Table struct {
 
 // Tables returns the definition of every table of the spec, in spec order,
 // under the physical names s was given; each call returns new values.
-// Streams: Shop records NEW_AND_OLD_IMAGES; Tags records KEYS_ONLY.
+// Time to live: Shop reads attribute expiresAt.
+// Streams: Shop records NEW_AND_OLD_IMAGES; Tags records KEYS_ONLY; Flags
+// records KEYS_ONLY.
 func (s *Store) Tables() []Table {
 	return []Table{{
 		Create: &dynamodb.CreateTableInput{
@@ -153,6 +177,13 @@ func (s *Store) Tables() []Table {
 			TableName: aws.String(s.shopTable),
 		},
 		Name: "Shop",
+		TimeToLive: &dynamodb.UpdateTimeToLiveInput{
+			TableName: aws.String(s.shopTable),
+			TimeToLiveSpecification: &types.TimeToLiveSpecification{
+				AttributeName: aws.String("expiresAt"),
+				Enabled:       aws.Bool(true),
+			},
+		},
 	}, {
 		Create: &dynamodb.CreateTableInput{
 			AttributeDefinitions: []types.AttributeDefinition{{
@@ -177,5 +208,29 @@ func (s *Store) Tables() []Table {
 			TableName: aws.String(s.tagsTable),
 		},
 		Name: "Tags",
+	}, {
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("state"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("state"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("SK"),
+				KeyType:       types.KeyTypeRange,
+			}},
+			StreamSpecification: &types.StreamSpecification{
+				StreamEnabled:  aws.Bool(true),
+				StreamViewType: types.StreamViewTypeKeysOnly,
+			},
+			TableName: aws.String(s.flagsTable),
+		},
+		Name: "Flags",
 	}}
 }

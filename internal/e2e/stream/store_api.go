@@ -41,6 +41,27 @@ type StoreAPI interface {
 	// PlaceFirstOrder writes its 4 steps in one transaction: all of them, or
 	// none.
 	PlaceFirstOrder(ctx context.Context, params PlaceFirstOrderParams) error
+	// CreateSession writes the Session only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Session holds its unique
+	// values: each is claimed in the same transaction (ErrAlreadyExists from
+	// the step "claim Session.<attribute>").
+	CreateSession(ctx context.Context, session *Session) error
+	// GetSession reads one Session by its primary key.
+	GetSession(ctx context.Context, key SessionKey) (*Session, error)
+	// DeleteSession deletes the Session with this key and releases the claims
+	// of its unique values: GetItem, then TransactWriteItems (two requests).
+	DeleteSession(ctx context.Context, key SessionKey) error
+	// SessionCounts reads the numbers of Session items by kind, one per group,
+	// from the counter SessionsByKind by its key: one GetItem.
+	SessionCounts(ctx context.Context, customerID string) (*SessionsByKind, error)
+	// PutLog writes log whole, replacing any item with its key.
+	PutLog(ctx context.Context, log *Log) error
+	// PutMember writes member whole, replacing any item with its key.
+	PutMember(ctx context.Context, member *Member) error
+	// PutFlag writes flag whole, replacing any item with its key.
+	PutFlag(ctx context.Context, flag *Flag) error
+	// PutNote writes note whole, replacing any item with its key.
+	PutNote(ctx context.Context, note *Note) error
 	// PutTag writes tag whole, replacing any item with its key.
 	PutTag(ctx context.Context, tag *Tag) error
 	// LabelTag changes a Tag and returns it as it is after the change.

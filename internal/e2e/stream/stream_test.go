@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 	"github.com/dyngen/dyngen/internal/dynamotest"
@@ -388,5 +389,69 @@ func TestChangesProperty(t *testing.T) {
 				t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
+	}
+}
+
+// TestKeyLanguages reads back the records of items whose keys test the
+// patterns that tell items apart: separators that hold a hyphen between
+// two others (a character class, not a range), a name both key
+// attributes hold, a natural key of an enum beside a template of the
+// same sort key; each is its entity's, and keys the Store never writes
+// (two names) are refused.
+func TestKeyLanguages(t *testing.T) {
+	s, names := newStore(t)
+	ctx := context.Background()
+	if err := s.PutLog(ctx, &Log{App: "shop", Env: "prod.eu", ID: "order1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutMember(ctx, &Member{Name: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutFlag(ctx, &Flag{State: FlagStateOn}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutNote(ctx, &Note{ID: "n1"}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range readStream(t, names["Shop"]) {
+		c, err := DecodeShopChange(&r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch c := c.(type) {
+		case *LogChange:
+			got = append(got, "log "+c.Key.App+" "+c.Key.Env+" "+c.Key.ID)
+		case *MemberChange:
+			got = append(got, "member "+c.Key.Name)
+		default:
+			t.Errorf("a change of %T", c)
+		}
+	}
+	for _, r := range readStream(t, names["Flags"]) {
+		c, err := DecodeFlagsChange(&r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch c := c.(type) {
+		case *FlagChange:
+			got = append(got, "flag "+string(c.Key.State))
+		case *NoteChange:
+			got = append(got, "note "+c.Key.ID)
+		default:
+			t.Errorf("a change of %T", c)
+		}
+	}
+	want := []string{"log shop prod.eu order1", "member alice", "flag on", "note n1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+	// A member's keys that hold two names: no key the Store writes.
+	r := StreamRecord{Op: OpInsert, Keys: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "MEMBER#alice"},
+		"SK": &types.AttributeValueMemberS{Value: "MEMBER#bob"},
+	}}
+	if c, err := DecodeShopChange(&r); !errors.Is(err, ErrInvalidItem) || c != nil {
+		t.Errorf("keys of two names: %v, %v; want ErrInvalidItem and no change", c, err)
 	}
 }

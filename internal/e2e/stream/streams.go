@@ -6,6 +6,7 @@ package stream
 import (
 	"context"
 	"regexp"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
@@ -24,24 +25,58 @@ const (
 var shopKinds = []dyngen.ItemKind{
 	{Entity: "Customer", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^CUSTOMER#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^PROFILE$")}}},
 	{Entity: "Order", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^CUSTOMER#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^ORDER#(-?[0-9]{19})$")}}},
+	{Entity: "Session", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^CUSTOMER#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^SESSION#([^#]+)$")}}},
+	{Entity: "Log", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^LOG#([^#\\-:]+)-([^#\\-:]+):([^#\\-:]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^LOG$")}}},
+	{Entity: "Member", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^MEMBER#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^MEMBER#([^#]+)$")}}},
 	{Entity: "CustomerEmailClaim", Own: "unique claim", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^UNIQUE#Customer#email#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^UNIQUE#Customer#email#([^#]+)$")}}},
 	{Entity: "OrdersByStatus", Own: "counter", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^COUNT#Order#OrdersByStatus#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^COUNT#Order#OrdersByStatus#([^#]+)$")}}},
+	{Entity: "SessionTokenClaim", Own: "unique claim", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^UNIQUE#Session#token#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^UNIQUE#Session#token#([^#]+)$")}}},
+	{Entity: "SessionsByKind", Own: "counter", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^COUNT#Session#SessionsByKind#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^COUNT#Session#SessionsByKind#([^#]+)$")}}},
+	{Entity: "ShopReleaseReceipt", Own: "release receipt", Keys: []dyngen.KeyShape{{Attr: "PK", Type: "S", Pattern: regexp.MustCompile("^DYNGEN#RELEASED#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^DYNGEN#RELEASED#([^#]+)$")}}},
 }
 
 // DecodeShopChange decodes a record of table Shop's stream into a change:
-// *CustomerChange, *OrderChange for an item of the entity, told by its keys
-// alone; an *OwnChange for an item dyngen writes for an entity (a unique
-// claim, a counter...); an *UnknownChange for keys of no item this package
-// knows. A change's Old and New hold the item as it was and as written, as
-// far as the record carries them (the stream's view type is
-// NEW_AND_OLD_IMAGES). The error, for keys of an entity whose item or key
-// does not decode, wraps ErrInvalidItem or ErrInvalidKey.
+// *CustomerChange, *OrderChange, *SessionChange, *LogChange, *MemberChange
+// for an item of the entity, told by its keys alone; an *OwnChange for an
+// item dyngen writes for an entity (a unique claim, a counter...); an
+// *UnknownChange for keys of no item this package knows. A change's Old and
+// New hold the item as it was and as written, as far as the record carries
+// them (the stream's view type is NEW_AND_OLD_IMAGES). The error, for keys
+// of an entity whose item or key does not decode (keys the Store never
+// writes: two values of one attribute), is an *ItemError, which wraps
+// ErrInvalidItem.
 func DecodeShopChange(r *StreamRecord) (Change, error) {
 	switch i := dyngen.KindOf(shopKinds, r.Keys); i {
 	case 0: // Customer
-		return decodeCustomerChange(r)
+		c, err := decodeCustomerChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case 1: // Order
-		return decodeOrderChange(r)
+		c, err := decodeOrderChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case 2: // Session
+		c, err := decodeSessionChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case 3: // Log
+		c, err := decodeLogChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case 4: // Member
+		c, err := decodeMemberChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	default:
 		return dyngen.OtherChange(shopKinds, i, r), nil
 	}
@@ -74,21 +109,23 @@ func (c *CustomerChange) Source() *StreamRecord {
 func customerStreamKey(keys map[string]types.AttributeValue) (CustomerKey, error) {
 	var k CustomerKey
 	item := make(map[string]types.AttributeValue, 1)
-	if g := shopKinds[0].Groups(keys, 0); len(g) == 1 {
-		item["customerId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := shopKinds[0].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["customerId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
 	dec := dyngen.ItemDecoder{Entity: "Customer"}
 	k.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
 	return k, dec.Err
 }
 
-// decodeCustomerChange decodes a record whose keys are a Customer item's.
-func decodeCustomerChange(r *StreamRecord) (*CustomerChange, error) {
+// decodeCustomerChange decodes a record whose keys are a Customer item's,
+// and of its images those old and new ask for.
+func decodeCustomerChange(r *StreamRecord, old, new bool) (*CustomerChange, error) {
 	key, err := customerStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Customer).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Customer).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +159,13 @@ func (c *OrderChange) Source() *StreamRecord {
 func orderStreamKey(keys map[string]types.AttributeValue) (OrderKey, error) {
 	var k OrderKey
 	item := make(map[string]types.AttributeValue, 2)
-	if g := shopKinds[1].Groups(keys, 0); len(g) == 1 {
-		item["customerId"] = &types.AttributeValueMemberS{Value: g[0]}
+	g0 := shopKinds[1].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["customerId"] = &types.AttributeValueMemberS{Value: g0[0]}
 	}
-	if g := shopKinds[1].Groups(keys, 1); len(g) == 1 {
-		item["orderId"] = dyngen.StoredInt(g[0])
+	g1 := shopKinds[1].Groups(keys, 1)
+	if len(g1) == 1 {
+		item["orderId"] = dyngen.StoredInt(g1[0])
 	}
 	dec := dyngen.ItemDecoder{Entity: "Order"}
 	k.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
@@ -134,17 +173,181 @@ func orderStreamKey(keys map[string]types.AttributeValue) (OrderKey, error) {
 	return k, dec.Err
 }
 
-// decodeOrderChange decodes a record whose keys are an Order item's.
-func decodeOrderChange(r *StreamRecord) (*OrderChange, error) {
+// decodeOrderChange decodes a record whose keys are an Order item's, and of
+// its images those old and new ask for.
+func decodeOrderChange(r *StreamRecord, old, new bool) (*OrderChange, error) {
 	key, err := orderStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Order).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Order).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
 	return &OrderChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
+}
+
+// SessionChange is a change of a Session item, decoded from a record of
+// table Shop's stream (DecodeShopChange).
+type SessionChange struct {
+	// Op is the operation: OpInsert, OpModify or OpRemove.
+	Op StreamOp
+	// Expired is set on a remove by DynamoDB's time to live.
+	Expired bool
+	// Key is the item's primary key, read from the record's keys.
+	Key SessionKey
+	// Old is the item as it was and New as written; each is nil where the
+	// record carries none (an insert's Old, a remove's New, and what the
+	// stream's view type leaves out).
+	Old, New *Session
+	// Record is the record decoded.
+	Record *StreamRecord
+}
+
+// Source returns the record c was decoded from.
+func (c *SessionChange) Source() *StreamRecord {
+	return c.Record
+}
+
+// sessionStreamKey reads a Session's primary key from the keys of a record
+// that shopKinds names Session's.
+func sessionStreamKey(keys map[string]types.AttributeValue) (SessionKey, error) {
+	var k SessionKey
+	item := make(map[string]types.AttributeValue, 2)
+	g0 := shopKinds[2].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["customerId"] = &types.AttributeValueMemberS{Value: g0[0]}
+	}
+	g1 := shopKinds[2].Groups(keys, 1)
+	if len(g1) == 1 {
+		item["sessionId"] = &types.AttributeValueMemberS{Value: g1[0]}
+	}
+	dec := dyngen.ItemDecoder{Entity: "Session"}
+	k.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
+	k.SessionID = dec.String("sessionId", item["sessionId"], dyngen.Required)
+	return k, dec.Err
+}
+
+// decodeSessionChange decodes a record whose keys are a Session item's, and
+// of its images those old and new ask for.
+func decodeSessionChange(r *StreamRecord, old, new bool) (*SessionChange, error) {
+	key, err := sessionStreamKey(r.Keys)
+	if err != nil {
+		return nil, err
+	}
+	before, after, err := dyngen.DecodeImages(r, (*Session).UnmarshalItem, old, new)
+	if err != nil {
+		return nil, err
+	}
+	return &SessionChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
+}
+
+// LogChange is a change of a Log item, decoded from a record of table
+// Shop's stream (DecodeShopChange).
+type LogChange struct {
+	// Op is the operation: OpInsert, OpModify or OpRemove.
+	Op StreamOp
+	// Expired is set on a remove by DynamoDB's time to live.
+	Expired bool
+	// Key is the item's primary key, read from the record's keys.
+	Key LogKey
+	// Old is the item as it was and New as written; each is nil where the
+	// record carries none (an insert's Old, a remove's New, and what the
+	// stream's view type leaves out).
+	Old, New *Log
+	// Record is the record decoded.
+	Record *StreamRecord
+}
+
+// Source returns the record c was decoded from.
+func (c *LogChange) Source() *StreamRecord {
+	return c.Record
+}
+
+// logStreamKey reads a Log's primary key from the keys of a record that
+// shopKinds names Log's.
+func logStreamKey(keys map[string]types.AttributeValue) (LogKey, error) {
+	var k LogKey
+	item := make(map[string]types.AttributeValue, 3)
+	g0 := shopKinds[3].Groups(keys, 0)
+	if len(g0) == 3 {
+		item["app"] = &types.AttributeValueMemberS{Value: g0[0]}
+		item["env"] = &types.AttributeValueMemberS{Value: g0[1]}
+		item["id"] = &types.AttributeValueMemberS{Value: g0[2]}
+	}
+	dec := dyngen.ItemDecoder{Entity: "Log"}
+	k.App = dec.String("app", item["app"], dyngen.Required)
+	k.Env = dec.String("env", item["env"], dyngen.Required)
+	k.ID = dec.String("id", item["id"], dyngen.Required)
+	return k, dec.Err
+}
+
+// decodeLogChange decodes a record whose keys are a Log item's, and of its
+// images those old and new ask for.
+func decodeLogChange(r *StreamRecord, old, new bool) (*LogChange, error) {
+	key, err := logStreamKey(r.Keys)
+	if err != nil {
+		return nil, err
+	}
+	before, after, err := dyngen.DecodeImages(r, (*Log).UnmarshalItem, old, new)
+	if err != nil {
+		return nil, err
+	}
+	return &LogChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
+}
+
+// MemberChange is a change of a Member item, decoded from a record of table
+// Shop's stream (DecodeShopChange).
+type MemberChange struct {
+	// Op is the operation: OpInsert, OpModify or OpRemove.
+	Op StreamOp
+	// Expired is set on a remove by DynamoDB's time to live.
+	Expired bool
+	// Key is the item's primary key, read from the record's keys.
+	Key MemberKey
+	// Old is the item as it was and New as written; each is nil where the
+	// record carries none (an insert's Old, a remove's New, and what the
+	// stream's view type leaves out).
+	Old, New *Member
+	// Record is the record decoded.
+	Record *StreamRecord
+}
+
+// Source returns the record c was decoded from.
+func (c *MemberChange) Source() *StreamRecord {
+	return c.Record
+}
+
+// memberStreamKey reads a Member's primary key from the keys of a record
+// that shopKinds names Member's.
+func memberStreamKey(keys map[string]types.AttributeValue) (MemberKey, error) {
+	var k MemberKey
+	item := make(map[string]types.AttributeValue, 1)
+	g0 := shopKinds[4].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["name"] = &types.AttributeValueMemberS{Value: g0[0]}
+	}
+	g1 := shopKinds[4].Groups(keys, 1)
+	if len(g1) == 1 && len(g0) > 0 && g1[0] != g0[0] {
+		return k, &ItemError{Entity: "Member", Attr: "name", Reason: "its keys hold two values of it"}
+	}
+	dec := dyngen.ItemDecoder{Entity: "Member"}
+	k.Name = dec.String("name", item["name"], dyngen.Required)
+	return k, dec.Err
+}
+
+// decodeMemberChange decodes a record whose keys are a Member item's, and
+// of its images those old and new ask for.
+func decodeMemberChange(r *StreamRecord, old, new bool) (*MemberChange, error) {
+	key, err := memberStreamKey(r.Keys)
+	if err != nil {
+		return nil, err
+	}
+	before, after, err := dyngen.DecodeImages(r, (*Member).UnmarshalItem, old, new)
+	if err != nil {
+		return nil, err
+	}
+	return &MemberChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
 }
 
 // The changes of customers and orders, as a feed of a shop's activity shows
@@ -174,7 +377,8 @@ type FeedHandler interface {
 	OrderRemoved(ctx context.Context, c *OrderChange) error
 }
 
-// feedRecord hands r to h when it is a change Feed handles.
+// feedRecord hands r to consumer Feed when it is a change the consumer
+// handles or an expiry it releases.
 func feedRecord(ctx context.Context, h FeedHandler, r *StreamRecord) error {
 	switch dyngen.KindOf(shopKinds, r.Keys) {
 	case 0: // Customer
@@ -183,7 +387,7 @@ func feedRecord(ctx context.Context, h FeedHandler, r *StreamRecord) error {
 			if err := dyngen.NeedImages("Feed", r, false, true); err != nil {
 				return err
 			}
-			c, err := decodeCustomerChange(r)
+			c, err := decodeCustomerChange(r, false, true)
 			if err != nil {
 				return err
 			}
@@ -192,7 +396,7 @@ func feedRecord(ctx context.Context, h FeedHandler, r *StreamRecord) error {
 			if err := dyngen.NeedImages("Feed", r, false, true); err != nil {
 				return err
 			}
-			c, err := decodeCustomerChange(r)
+			c, err := decodeCustomerChange(r, false, true)
 			if err != nil {
 				return err
 			}
@@ -201,7 +405,7 @@ func feedRecord(ctx context.Context, h FeedHandler, r *StreamRecord) error {
 			if err := dyngen.NeedImages("Feed", r, true, false); err != nil {
 				return err
 			}
-			c, err := decodeCustomerChange(r)
+			c, err := decodeCustomerChange(r, true, false)
 			if err != nil {
 				return err
 			}
@@ -213,7 +417,7 @@ func feedRecord(ctx context.Context, h FeedHandler, r *StreamRecord) error {
 			if err := dyngen.NeedImages("Feed", r, false, true); err != nil {
 				return err
 			}
-			c, err := decodeOrderChange(r)
+			c, err := decodeOrderChange(r, false, true)
 			if err != nil {
 				return err
 			}
@@ -222,13 +426,13 @@ func feedRecord(ctx context.Context, h FeedHandler, r *StreamRecord) error {
 			if err := dyngen.NeedImages("Feed", r, true, true); err != nil {
 				return err
 			}
-			c, err := decodeOrderChange(r)
+			c, err := decodeOrderChange(r, true, true)
 			if err != nil {
 				return err
 			}
 			return h.OrderModified(ctx, c)
 		case OpRemove:
-			c, err := decodeOrderChange(r)
+			c, err := decodeOrderChange(r, false, false)
 			if err != nil {
 				return err
 			}
@@ -240,9 +444,10 @@ func feedRecord(ctx context.Context, h FeedHandler, r *StreamRecord) error {
 
 // HandleFeed hands each record of records that consumer Feed handles to h,
 // in order, and skips the others (other entities and operations, the items
-// dyngen writes, unknown keys). It stops at the first record that h fails
-// or that does not decode, and returns a *RecordError with its position:
-// the records before it are handled, it and those after are not.
+// dyngen writes, unknown keys). It stops at the first record that fails (it
+// does not decode, or the handler or the release fails), and returns a
+// *RecordError with its position: the records before it are done, it and
+// those after are not.
 func HandleFeed(ctx context.Context, h FeedHandler, records []StreamRecord) error {
 	return dyngen.HandleRecords(ctx, records, func(ctx context.Context, r *StreamRecord) error {
 		return feedRecord(ctx, h, r)
@@ -257,7 +462,7 @@ func HandleFeed(ctx context.Context, h FeedHandler, records []StreamRecord) erro
 // record is handled twice before it.
 func FeedLambda(h FeedHandler) func(context.Context, *StreamEvent) (*BatchResponse, error) {
 	return func(ctx context.Context, ev *StreamEvent) (*BatchResponse, error) {
-		return dyngen.HandleEvent(ctx, ev.Records, func(ctx context.Context, r *StreamRecord) error {
+		return dyngen.HandleEvent(ctx, dyngen.EventRecords(ev), func(ctx context.Context, r *StreamRecord) error {
 			return feedRecord(ctx, h, r)
 		})
 	}
@@ -274,7 +479,8 @@ type AuditHandler interface {
 	CustomerRemoved(ctx context.Context, c *CustomerChange) error
 }
 
-// auditRecord hands r to h when it is a change Audit handles.
+// auditRecord hands r to consumer Audit when it is a change the consumer
+// handles or an expiry it releases.
 func auditRecord(ctx context.Context, h AuditHandler, r *StreamRecord) error {
 	switch dyngen.KindOf(shopKinds, r.Keys) {
 	case 0: // Customer
@@ -283,7 +489,7 @@ func auditRecord(ctx context.Context, h AuditHandler, r *StreamRecord) error {
 			if err := dyngen.NeedImages("Audit", r, true, false); err != nil {
 				return err
 			}
-			c, err := decodeCustomerChange(r)
+			c, err := decodeCustomerChange(r, true, false)
 			if err != nil {
 				return err
 			}
@@ -295,9 +501,10 @@ func auditRecord(ctx context.Context, h AuditHandler, r *StreamRecord) error {
 
 // HandleAudit hands each record of records that consumer Audit handles to
 // h, in order, and skips the others (other entities and operations, the
-// items dyngen writes, unknown keys). It stops at the first record that h
-// fails or that does not decode, and returns a *RecordError with its
-// position: the records before it are handled, it and those after are not.
+// items dyngen writes, unknown keys). It stops at the first record that
+// fails (it does not decode, or the handler or the release fails), and
+// returns a *RecordError with its position: the records before it are done,
+// it and those after are not.
 func HandleAudit(ctx context.Context, h AuditHandler, records []StreamRecord) error {
 	return dyngen.HandleRecords(ctx, records, func(ctx context.Context, r *StreamRecord) error {
 		return auditRecord(ctx, h, r)
@@ -312,8 +519,123 @@ func HandleAudit(ctx context.Context, h AuditHandler, records []StreamRecord) er
 // record is handled twice before it.
 func AuditLambda(h AuditHandler) func(context.Context, *StreamEvent) (*BatchResponse, error) {
 	return func(ctx context.Context, ev *StreamEvent) (*BatchResponse, error) {
-		return dyngen.HandleEvent(ctx, ev.Records, func(ctx context.Context, r *StreamRecord) error {
+		return dyngen.HandleEvent(ctx, dyngen.EventRecords(ev), func(ctx context.Context, r *StreamRecord) error {
 			return auditRecord(ctx, h, r)
+		})
+	}
+}
+
+// Frees the token and the count of each expired session.
+//
+// releaseExpirySession frees, for consumer Expiry, what an expired Session
+// item held: the claim of token, its count in SessionsByKind. One
+// TransactWriteItems, with the Put of a ShopReleaseReceipt keyed by the
+// record's event ID, on condition that none is there: a record delivered
+// again releases nothing again.
+func (s *Store) releaseExpirySession(ctx context.Context, r *StreamRecord) error {
+	var old Session
+	if err := old.UnmarshalItem(r.OldImage); err != nil {
+		return err
+	}
+	receipt, err := (&ShopReleaseReceipt{
+		EventID: r.EventID,
+		Expires: dyngen.ReceiptExpiry(r, time.Now()),
+	}).MarshalItem()
+	if err != nil {
+		return err
+	}
+	rel := &dyngen.Release{
+		Keys:             []string{"PK", "SK"},
+		Method:           "Expiry",
+		Receipt:          receipt,
+		ReceiptCondition: "attribute_not_exists(PK)",
+		Table:            s.shopTable,
+	}
+	{
+		claim, err := (&SessionTokenClaim{
+			CustomerID: old.CustomerID,
+			SessionID:  old.SessionID,
+			Token:      old.Token,
+		}).MarshalItem()
+		if err != nil {
+			return err
+		}
+		rel.Steps = append(rel.Steps, dyngen.ReleaseStep{
+			Condition: "attribute_not_exists(PK) OR (#customerId = :customerId_owner AND #sessionId = :sessionId_owner)",
+			FromItem: map[string]string{
+				":customerId_owner": "customerId",
+				":sessionId_owner":  "sessionId",
+			},
+			Item: claim,
+			Names: map[string]string{
+				"#customerId": "customerId",
+				"#sessionId":  "sessionId",
+			},
+			What: "the claim of token",
+		})
+	}
+	{
+		counter, err := (&SessionsByKind{CustomerID: old.CustomerID}).MarshalItem()
+		if err != nil {
+			return err
+		}
+		rel.Steps = append(rel.Steps, dyngen.ReleaseStep{
+			Condition: "attribute_exists(PK)",
+			Item:      counter,
+			Names: map[string]string{
+				"#app": "app",
+				"#web": "web",
+			},
+			Update: "ADD #web :web, #app :app",
+			Values: map[string]types.AttributeValue{
+				":app": dyngen.Delta(old.Kind == SessionKindApp),
+				":web": dyngen.Delta(old.Kind == SessionKindWeb),
+			},
+			What: "count SessionsByKind",
+		})
+	}
+	_, err = dyngen.ReleaseExpired(ctx, s.client, rel)
+	return err
+}
+
+// expiryRecord hands r to consumer Expiry when it is a change the consumer
+// handles or an expiry it releases.
+func expiryRecord(ctx context.Context, s *Store, r *StreamRecord) error {
+	switch dyngen.KindOf(shopKinds, r.Keys) {
+	case 2: // Session
+		if r.Op == OpRemove && r.Expired {
+			if err := dyngen.NeedImages("Expiry", r, true, false); err != nil {
+				return err
+			}
+			if err := s.releaseExpirySession(ctx, r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// HandleExpiry releases, in order, what the items of each record of records
+// that consumer Expiry releases held, and skips the others. It stops at the
+// first record that fails (it does not decode, or the handler or the
+// release fails), and returns a *RecordError with its position: the records
+// before it are done, it and those after are not.
+func HandleExpiry(ctx context.Context, s *Store, records []StreamRecord) error {
+	return dyngen.HandleRecords(ctx, records, func(ctx context.Context, r *StreamRecord) error {
+		return expiryRecord(ctx, s, r)
+	})
+}
+
+// ExpiryLambda is HandleExpiry as a Lambda function of a DynamoDB stream's
+// event source mapping, or of a Kinesis data stream's that DynamoDB feeds:
+// lambda.Start(ExpiryLambda(s)) takes the events as they are. At the first
+// record that fails, it answers the partial batch response naming it
+// (ReportBatchItemFailures), so that Lambda retries from that record and no
+// record is handled twice before it.
+func ExpiryLambda(s *Store) func(context.Context, *StreamEvent) (*BatchResponse, error) {
+	return func(ctx context.Context, ev *StreamEvent) (*BatchResponse, error) {
+		return dyngen.HandleEvent(ctx, dyngen.EventRecords(ev), func(ctx context.Context, r *StreamRecord) error {
+			return expiryRecord(ctx, s, r)
 		})
 	}
 }
@@ -322,7 +644,7 @@ func AuditLambda(h AuditHandler) func(context.Context, *StreamEvent) (*BatchResp
 // records of its stream (KEYS_ONLY) carry them: the entities' key
 // templates, proven apart, and the items dyngen writes for them.
 var tagsKinds = []dyngen.ItemKind{
-	{Entity: "Tag", Keys: []dyngen.KeyShape{{Attr: "tag", Type: "S"}, {Attr: "n", Type: "N"}}},
+	{Entity: "Tag", Keys: []dyngen.KeyShape{{Attr: "tag", Type: "S", Pattern: regexp.MustCompile("^((?s:.)+)$")}, {Attr: "n", Type: "N"}}},
 }
 
 // DecodeTagsChange decodes a record of table Tags's stream into a change:
@@ -331,12 +653,17 @@ var tagsKinds = []dyngen.ItemKind{
 // counter...); an *UnknownChange for keys of no item this package knows. A
 // change's Old and New hold the item as it was and as written, as far as
 // the record carries them (the stream's view type is KEYS_ONLY). The error,
-// for keys of an entity whose item or key does not decode, wraps
-// ErrInvalidItem or ErrInvalidKey.
+// for keys of an entity whose item or key does not decode (keys the Store
+// never writes: two values of one attribute), is an *ItemError, which wraps
+// ErrInvalidItem.
 func DecodeTagsChange(r *StreamRecord) (Change, error) {
 	switch i := dyngen.KindOf(tagsKinds, r.Keys); i {
 	case 0: // Tag
-		return decodeTagChange(r)
+		c, err := decodeTagChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	default:
 		return dyngen.OtherChange(tagsKinds, i, r), nil
 	}
@@ -369,7 +696,10 @@ func (c *TagChange) Source() *StreamRecord {
 func tagStreamKey(keys map[string]types.AttributeValue) (TagKey, error) {
 	var k TagKey
 	item := make(map[string]types.AttributeValue, 2)
-	item["tag"] = keys["tag"]
+	g0 := tagsKinds[0].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["tag"] = &types.AttributeValueMemberS{Value: g0[0]}
+	}
 	item["n"] = keys["n"]
 	dec := dyngen.ItemDecoder{Entity: "Tag"}
 	k.Tag = dec.String("tag", item["tag"], dyngen.Required)
@@ -377,13 +707,14 @@ func tagStreamKey(keys map[string]types.AttributeValue) (TagKey, error) {
 	return k, dec.Err
 }
 
-// decodeTagChange decodes a record whose keys are a Tag item's.
-func decodeTagChange(r *StreamRecord) (*TagChange, error) {
+// decodeTagChange decodes a record whose keys are a Tag item's, and of its
+// images those old and new ask for.
+func decodeTagChange(r *StreamRecord, old, new bool) (*TagChange, error) {
 	key, err := tagStreamKey(r.Keys)
 	if err != nil {
 		return nil, err
 	}
-	before, after, err := dyngen.DecodeImages(r, (*Tag).UnmarshalItem)
+	before, after, err := dyngen.DecodeImages(r, (*Tag).UnmarshalItem, old, new)
 	if err != nil {
 		return nil, err
 	}
@@ -401,19 +732,20 @@ type TagLogHandler interface {
 	TagRemoved(ctx context.Context, c *TagChange) error
 }
 
-// tagLogRecord hands r to h when it is a change TagLog handles.
+// tagLogRecord hands r to consumer TagLog when it is a change the consumer
+// handles or an expiry it releases.
 func tagLogRecord(ctx context.Context, h TagLogHandler, r *StreamRecord) error {
 	switch dyngen.KindOf(tagsKinds, r.Keys) {
 	case 0: // Tag
 		switch r.Op {
 		case OpInsert:
-			c, err := decodeTagChange(r)
+			c, err := decodeTagChange(r, false, false)
 			if err != nil {
 				return err
 			}
 			return h.TagInserted(ctx, c)
 		case OpRemove:
-			c, err := decodeTagChange(r)
+			c, err := decodeTagChange(r, false, false)
 			if err != nil {
 				return err
 			}
@@ -425,9 +757,10 @@ func tagLogRecord(ctx context.Context, h TagLogHandler, r *StreamRecord) error {
 
 // HandleTagLog hands each record of records that consumer TagLog handles to
 // h, in order, and skips the others (other entities and operations, the
-// items dyngen writes, unknown keys). It stops at the first record that h
-// fails or that does not decode, and returns a *RecordError with its
-// position: the records before it are handled, it and those after are not.
+// items dyngen writes, unknown keys). It stops at the first record that
+// fails (it does not decode, or the handler or the release fails), and
+// returns a *RecordError with its position: the records before it are done,
+// it and those after are not.
 func HandleTagLog(ctx context.Context, h TagLogHandler, records []StreamRecord) error {
 	return dyngen.HandleRecords(ctx, records, func(ctx context.Context, r *StreamRecord) error {
 		return tagLogRecord(ctx, h, r)
@@ -442,8 +775,208 @@ func HandleTagLog(ctx context.Context, h TagLogHandler, records []StreamRecord) 
 // record is handled twice before it.
 func TagLogLambda(h TagLogHandler) func(context.Context, *StreamEvent) (*BatchResponse, error) {
 	return func(ctx context.Context, ev *StreamEvent) (*BatchResponse, error) {
-		return dyngen.HandleEvent(ctx, ev.Records, func(ctx context.Context, r *StreamRecord) error {
+		return dyngen.HandleEvent(ctx, dyngen.EventRecords(ev), func(ctx context.Context, r *StreamRecord) error {
 			return tagLogRecord(ctx, h, r)
+		})
+	}
+}
+
+// flagsKinds tells the items of table Flags apart by their keys alone, as
+// the records of its stream (KEYS_ONLY) carry them: the entities' key
+// templates, proven apart, and the items dyngen writes for them.
+var flagsKinds = []dyngen.ItemKind{
+	{Entity: "Flag", Keys: []dyngen.KeyShape{{Attr: "state", Type: "S", Pattern: regexp.MustCompile("^(on|off)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^STATE$")}}},
+	{Entity: "Note", Keys: []dyngen.KeyShape{{Attr: "state", Type: "S", Pattern: regexp.MustCompile("^NOTE#([^#]+)$")}, {Attr: "SK", Type: "S", Pattern: regexp.MustCompile("^STATE$")}}},
+}
+
+// DecodeFlagsChange decodes a record of table Flags's stream into a change:
+// *FlagChange, *NoteChange for an item of the entity, told by its keys
+// alone; an *OwnChange for an item dyngen writes for an entity (a unique
+// claim, a counter...); an *UnknownChange for keys of no item this package
+// knows. A change's Old and New hold the item as it was and as written, as
+// far as the record carries them (the stream's view type is KEYS_ONLY). The
+// error, for keys of an entity whose item or key does not decode (keys the
+// Store never writes: two values of one attribute), is an *ItemError, which
+// wraps ErrInvalidItem.
+func DecodeFlagsChange(r *StreamRecord) (Change, error) {
+	switch i := dyngen.KindOf(flagsKinds, r.Keys); i {
+	case 0: // Flag
+		c, err := decodeFlagChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case 1: // Note
+		c, err := decodeNoteChange(r, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	default:
+		return dyngen.OtherChange(flagsKinds, i, r), nil
+	}
+}
+
+// FlagChange is a change of a Flag item, decoded from a record of table
+// Flags's stream (DecodeFlagsChange).
+type FlagChange struct {
+	// Op is the operation: OpInsert, OpModify or OpRemove.
+	Op StreamOp
+	// Expired is set on a remove by DynamoDB's time to live.
+	Expired bool
+	// Key is the item's primary key, read from the record's keys.
+	Key FlagKey
+	// Old is the item as it was and New as written; each is nil where the
+	// record carries none (an insert's Old, a remove's New, and what the
+	// stream's view type leaves out).
+	Old, New *Flag
+	// Record is the record decoded.
+	Record *StreamRecord
+}
+
+// Source returns the record c was decoded from.
+func (c *FlagChange) Source() *StreamRecord {
+	return c.Record
+}
+
+// flagStreamKey reads a Flag's primary key from the keys of a record that
+// flagsKinds names Flag's.
+func flagStreamKey(keys map[string]types.AttributeValue) (FlagKey, error) {
+	var k FlagKey
+	item := make(map[string]types.AttributeValue, 1)
+	g0 := flagsKinds[0].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["state"] = &types.AttributeValueMemberS{Value: g0[0]}
+	}
+	dec := dyngen.ItemDecoder{Entity: "Flag"}
+	k.State = FlagState(dec.String("state", item["state"], dyngen.Required))
+	return k, dec.Err
+}
+
+// decodeFlagChange decodes a record whose keys are a Flag item's, and of
+// its images those old and new ask for.
+func decodeFlagChange(r *StreamRecord, old, new bool) (*FlagChange, error) {
+	key, err := flagStreamKey(r.Keys)
+	if err != nil {
+		return nil, err
+	}
+	before, after, err := dyngen.DecodeImages(r, (*Flag).UnmarshalItem, old, new)
+	if err != nil {
+		return nil, err
+	}
+	return &FlagChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
+}
+
+// NoteChange is a change of a Note item, decoded from a record of table
+// Flags's stream (DecodeFlagsChange).
+type NoteChange struct {
+	// Op is the operation: OpInsert, OpModify or OpRemove.
+	Op StreamOp
+	// Expired is set on a remove by DynamoDB's time to live.
+	Expired bool
+	// Key is the item's primary key, read from the record's keys.
+	Key NoteKey
+	// Old is the item as it was and New as written; each is nil where the
+	// record carries none (an insert's Old, a remove's New, and what the
+	// stream's view type leaves out).
+	Old, New *Note
+	// Record is the record decoded.
+	Record *StreamRecord
+}
+
+// Source returns the record c was decoded from.
+func (c *NoteChange) Source() *StreamRecord {
+	return c.Record
+}
+
+// noteStreamKey reads a Note's primary key from the keys of a record that
+// flagsKinds names Note's.
+func noteStreamKey(keys map[string]types.AttributeValue) (NoteKey, error) {
+	var k NoteKey
+	item := make(map[string]types.AttributeValue, 1)
+	g0 := flagsKinds[1].Groups(keys, 0)
+	if len(g0) == 1 {
+		item["id"] = &types.AttributeValueMemberS{Value: g0[0]}
+	}
+	dec := dyngen.ItemDecoder{Entity: "Note"}
+	k.ID = dec.String("id", item["id"], dyngen.Required)
+	return k, dec.Err
+}
+
+// decodeNoteChange decodes a record whose keys are a Note item's, and of
+// its images those old and new ask for.
+func decodeNoteChange(r *StreamRecord, old, new bool) (*NoteChange, error) {
+	key, err := noteStreamKey(r.Keys)
+	if err != nil {
+		return nil, err
+	}
+	before, after, err := dyngen.DecodeImages(r, (*Note).UnmarshalItem, old, new)
+	if err != nil {
+		return nil, err
+	}
+	return &NoteChange{Op: r.Op, Expired: r.Expired, Key: key, Old: before, New: after, Record: r}, nil
+}
+
+// FlagsHandler handles the changes consumer Flags takes from table Flags's
+// stream, one method per entity and operation; HandleFlags hands them over
+// in order. A method's error stops the batch at its record.
+type FlagsHandler interface {
+	// FlagInserted handles a Flag item written where none was: c.Key is its
+	// key.
+	FlagInserted(ctx context.Context, c *FlagChange) error
+	// NoteInserted handles a Note item written where none was: c.Key is its
+	// key.
+	NoteInserted(ctx context.Context, c *NoteChange) error
+}
+
+// flagsRecord hands r to consumer Flags when it is a change the consumer
+// handles or an expiry it releases.
+func flagsRecord(ctx context.Context, h FlagsHandler, r *StreamRecord) error {
+	switch dyngen.KindOf(flagsKinds, r.Keys) {
+	case 0: // Flag
+		switch r.Op {
+		case OpInsert:
+			c, err := decodeFlagChange(r, false, false)
+			if err != nil {
+				return err
+			}
+			return h.FlagInserted(ctx, c)
+		}
+	case 1: // Note
+		switch r.Op {
+		case OpInsert:
+			c, err := decodeNoteChange(r, false, false)
+			if err != nil {
+				return err
+			}
+			return h.NoteInserted(ctx, c)
+		}
+	}
+	return nil
+}
+
+// HandleFlags hands each record of records that consumer Flags handles to
+// h, in order, and skips the others (other entities and operations, the
+// items dyngen writes, unknown keys). It stops at the first record that
+// fails (it does not decode, or the handler or the release fails), and
+// returns a *RecordError with its position: the records before it are done,
+// it and those after are not.
+func HandleFlags(ctx context.Context, h FlagsHandler, records []StreamRecord) error {
+	return dyngen.HandleRecords(ctx, records, func(ctx context.Context, r *StreamRecord) error {
+		return flagsRecord(ctx, h, r)
+	})
+}
+
+// FlagsLambda is HandleFlags as a Lambda function of a DynamoDB stream's
+// event source mapping, or of a Kinesis data stream's that DynamoDB feeds:
+// lambda.Start(FlagsLambda(h)) takes the events as they are. At the first
+// record that fails, it answers the partial batch response naming it
+// (ReportBatchItemFailures), so that Lambda retries from that record and no
+// record is handled twice before it.
+func FlagsLambda(h FlagsHandler) func(context.Context, *StreamEvent) (*BatchResponse, error) {
+	return func(ctx context.Context, ev *StreamEvent) (*BatchResponse, error) {
+		return dyngen.HandleEvent(ctx, dyngen.EventRecords(ev), func(ctx context.Context, r *StreamRecord) error {
+			return flagsRecord(ctx, h, r)
 		})
 	}
 }

@@ -283,6 +283,9 @@ func designStreamOf(s *plan.Stream) *designStream {
 					ops = append(ops, fmt.Sprintf("%s (%s)", o.Op, o.Image))
 				}
 			}
+			if slices.Contains(c.Release, e) {
+				ops = append(ops, "expiry: releases its claims and counts (old)")
+			}
 			handles = append(handles, md(e.Name)+": "+strings.Join(ops, ", "))
 		}
 		lambda := ""

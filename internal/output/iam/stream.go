@@ -13,7 +13,9 @@ import (
 // consumer (Lambda's event source mapping, as the function's execution
 // role, or a reader of the DynamoDB Streams API) makes the stream calls
 // alone, and no call on the table, so that its role is given those and
-// nothing else. The Store's policy holds none of them.
+// nothing else. The Store's policy holds none of them. A consumer that
+// releases expired items (release:) may also write what a release
+// writes, and nothing else.
 
 // The actions of the DynamoDB Streams calls a reader of a stream makes:
 // DescribeStream (the shards), GetShardIterator and GetRecords (a
@@ -81,7 +83,57 @@ func ConsumerDocument(c *model.Consumer, arn func(t *model.Table) any, str func(
 		read.Action = append(read.Action, str("dynamodb:"+string(a)))
 	}
 	list := PolicyStatement{Sid: ListStreamsSid, Effect: "Allow", Action: []string{str("dynamodb:" + string(ActListStreams))}, Resource: []any{"*"}}
-	return PolicyDocument{Version: PolicyVersion, Statement: []PolicyStatement{read, list}}
+	doc := PolicyDocument{Version: PolicyVersion, Statement: []PolicyStatement{read, list}}
+	if rel := releaseStatement(c, str); rel != nil {
+		doc.Statement = append(doc.Statement, *rel)
+	}
+	return doc
+}
+
+// ReleaseActions are the actions of a consumer's releases of expired
+// items (model.Consumer.Release), on its table: the Put of the receipt,
+// the Delete of each claim and the update of each counter, which its
+// TransactWriteItems sends.
+var ReleaseActions = []Action{ActPutItem, ActUpdateItem, ActDeleteItem}
+
+// ReleaseSid is the statement id of consumer c's releases: its table's
+// Go name and Release.
+func ReleaseSid(c *model.Consumer) string { return c.Table.GoName + "Release" }
+
+// releaseStatement is the statement of consumer c's releases, or nil for
+// a consumer that releases nothing: the release actions on its table,
+// bound to the partition keys of the items a release writes (the
+// receipts, the claims and the counters of the entities it releases),
+// which all start with literal text.
+func releaseStatement(c *model.Consumer, str func(string) string) *PolicyStatement {
+	if !c.Releases() {
+		return nil
+	}
+	var pks []*model.Template
+	for _, e := range c.Table.Entities {
+		if e.ReceiptOf == c.Table {
+			pks = append(pks, e.PrimaryKey().PK)
+		}
+	}
+	for _, e := range c.Release {
+		for _, u := range e.Unique {
+			pks = append(pks, u.Claim.PrimaryKey().PK)
+		}
+		for _, cnt := range e.Counts {
+			pks = append(pks, cnt.Counter.PrimaryKey().PK)
+		}
+	}
+	st := &PolicyStatement{Sid: str(ReleaseSid(c)), Effect: "Allow", Resource: []any{ARNPrefix + "table/" + c.Table.Name}}
+	for _, a := range ReleaseActions {
+		st.Action = append(st.Action, str("dynamodb:"+string(a)))
+	}
+	if keys, _ := LeadingKeys(pks); keys != nil {
+		for i := range keys {
+			keys[i] = str(keys[i])
+		}
+		st.Condition = &PolicyCondition{PolicyKeys{keys}, PolicyNull{"false"}}
+	}
+	return st
 }
 
 // IAMConsumerDocument is consumer c's policy as the iam output writes
