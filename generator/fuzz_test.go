@@ -21,7 +21,7 @@ import (
 // of TestHostileSpecs.
 func seedSpecs() ([][]byte, error) {
 	var specs [][]byte
-	for _, pattern := range []string{"../example/*/*.yaml", "../spec/testdata/*/*.yaml"} {
+	for _, pattern := range []string{"../example/*/*.yaml", "../spec/testdata/*/*.yaml", "../internal/e2e/stream/*.yaml"} {
 		files, _ := filepath.Glob(pattern)
 		for _, file := range files {
 			data, err := os.ReadFile(file)

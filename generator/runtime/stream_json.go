@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -183,49 +184,21 @@ func lambdaRecord(raw []byte) (StreamRecord, error) {
 // kinesisEventRecord decodes a record of a Lambda event of a Kinesis data
 // stream: its kinesis.data holds the base64 of the DynamoDB record.
 func kinesisEventRecord(raw []byte) (StreamRecord, error) {
-	var kinesis, source, data, seq []byte
-	l := jsonLexer{b: raw}
-	if l.peek() != '{' {
+	if l := (jsonLexer{b: raw}); l.peek() != '{' {
 		return StreamRecord{}, invalid("not a JSON object", nil)
 	}
-	err := l.object(func(name string) error {
-		var err error
-		switch name {
-		case "kinesis":
-			kinesis, err = l.raw()
-		case "eventSource":
-			source, err = l.raw()
-		default:
-			err = l.skip()
-		}
-		return err
-	})
-	if err == nil {
-		err = l.end()
-	}
+	m, err := members(raw, "kinesis", "eventSource")
 	if err != nil {
 		return StreamRecord{}, invalid("", err)
 	}
+	kinesis, source := m[0], m[1]
+	var data, seq []byte
 	if present(kinesis) {
-		k := jsonLexer{b: kinesis}
-		if k.peek() != '{' {
-			return StreamRecord{}, invalid("kinesis", &valueError{reason: "not an object"})
-		}
-		err := k.object(func(name string) error {
-			var err error
-			switch name {
-			case "data":
-				data, err = k.raw()
-			case "sequenceNumber":
-				seq, err = k.raw()
-			default:
-				err = k.skip()
-			}
-			return err
-		})
+		k, err := members(kinesis, "data", "sequenceNumber")
 		if err != nil {
 			return StreamRecord{}, invalid("kinesis", err)
 		}
+		data, seq = k[0], k[1]
 	}
 	var rec StreamRecord
 	if rec.SequenceNumber, err = jsonString(seq); err != nil {
@@ -452,6 +425,29 @@ func (j *recordJSON) decode(rec *StreamRecord, f recordFormat, dynamodbErr error
 	return checkRecord(rec)
 }
 
+// members reads the members names of the JSON object raw, whole: the
+// JSON of each, nil where absent (the last where one is given twice).
+func members(raw []byte, names ...string) ([][]byte, error) {
+	out := make([][]byte, len(names))
+	l := jsonLexer{b: raw}
+	if l.peek() != '{' {
+		return nil, &valueError{reason: "not an object"}
+	}
+	err := l.object(func(name string) error {
+		i := slices.Index(names, name)
+		if i < 0 {
+			return l.skip()
+		}
+		var err error
+		out[i], err = l.raw()
+		return err
+	})
+	if err == nil {
+		err = l.end()
+	}
+	return out, err
+}
+
 // ttlUserIdentity reports whether raw, the JSON of a record's
 // userIdentity (nil when absent), is the identity of DynamoDB's time to
 // live.
@@ -459,26 +455,11 @@ func ttlUserIdentity(raw []byte) (bool, error) {
 	if !present(raw) {
 		return false, nil
 	}
-	var typ, principal []byte
-	l := jsonLexer{b: raw}
-	if l.peek() != '{' {
-		return false, &valueError{reason: "not an object"}
-	}
-	err := l.object(func(name string) error {
-		var err error
-		switch name {
-		case "type":
-			typ, err = l.raw()
-		case "principalId":
-			principal, err = l.raw()
-		default:
-			err = l.skip()
-		}
-		return err
-	})
+	m, err := members(raw, "type", "principalId")
 	if err != nil {
 		return false, err
 	}
+	typ, principal := m[0], m[1]
 	t, err := jsonString(typ)
 	if err != nil {
 		return false, inMember(err, "type")
