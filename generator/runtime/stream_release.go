@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -66,14 +68,28 @@ type ReleaseStep struct {
 // it at most that long.
 const ReceiptKept = 48 * time.Hour
 
-// ReceiptExpiry is when the receipt of r's release expires: ReceiptKept
-// after r was written (after now when r does not say when).
-func ReceiptExpiry(r *StreamRecord, now time.Time) time.Time {
-	at := r.Created
-	if at.IsZero() {
-		at = now
+// ReleaseAge is the oldest record a release takes: a DynamoDB stream
+// holds a record 24 hours, and a record older than that (a Kinesis data
+// stream keeps records longer, and replays them) may be one released
+// before whose receipt is gone.
+const ReleaseAge = 24 * time.Hour
+
+// ReceiptOf is the receipt of r's release: the ID of its item, a digest
+// of the record's event ID and sequence number (whatever text they hold,
+// a key's), and when it expires, ReceiptKept after now (now the Store's
+// clock). It refuses, wrapping ErrInvalidRecord, a record that says
+// neither, or that is older than ReleaseAge by now: the receipt of an
+// earlier release of it may be gone, and releasing it again would free
+// what another item holds.
+func ReceiptOf(r *StreamRecord, now time.Time) (id string, expires time.Time, err error) {
+	if r.EventID == "" && r.SequenceNumber == "" {
+		return "", time.Time{}, fmt.Errorf("%w: a removal to release has no event ID and no sequence number to key its receipt by", ErrInvalidRecord)
 	}
-	return at.Add(ReceiptKept).UTC().Truncate(time.Second)
+	if !r.Created.IsZero() && now.Sub(r.Created) > ReleaseAge {
+		return "", time.Time{}, fmt.Errorf("%w: a removal written %s ago, more than the %s a DynamoDB stream holds a record: an earlier release of it may have left no receipt, so it is not released again", ErrInvalidRecord, now.Sub(r.Created).Truncate(time.Second), ReleaseAge)
+	}
+	sum := sha256.Sum256([]byte(r.EventID + "\x00" + r.SequenceNumber))
+	return hex.EncodeToString(sum[:16]), now.Add(ReceiptKept).UTC().Truncate(time.Second), nil
 }
 
 // ReleaseExpired sends rel. It reports whether it released anything:

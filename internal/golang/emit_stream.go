@@ -310,15 +310,22 @@ func (e *emitter) release(f *jen.File, s *plan.Stream, c *model.Consumer, rel *p
 	for _, rc := range rel.Counts {
 		what = append(what, "its count in "+rc.Count.Name)
 	}
-	commentf(f, "%s frees, for consumer %s, what an expired %s item held: %s. One TransactWriteItems, with the Put of a %s keyed by the record's event ID, on condition that none is there: a record delivered again releases nothing again.", rel.Func, c.Name, ent.GoName, strings.Join(what, ", "), rel.Receipt.GoName)
+	commentf(f, "%s frees, for consumer %s, what an expired %s item held: %s. One TransactWriteItems, with the Put of a %s keyed by the record (dyngen.ReceiptOf), on condition that none is there: a record delivered again releases nothing again.", rel.Func, c.Name, ent.GoName, strings.Join(what, ", "), rel.Receipt.GoName)
 	t := s.Table
 	var keys []jen.Code
 	for _, ka := range t.Primary().KeyAttrs() {
 		keys = append(keys, jen.Lit(ka.Name))
 	}
 	f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(rel.Func).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Op("*").Id("StreamRecord")).Error().BlockFunc(func(g *jen.Group) {
+		// The attributes the release reads of the old item, alone: one
+		// that no longer decodes (an attribute required since) never
+		// blocks the release.
 		g.Var().Id("old").Id(ent.GoName)
-		g.If(jen.Err().Op(":=").Id("old").Dot("UnmarshalItem").Call(jen.Id("r").Dot("OldImage")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.If(jen.Err().Op(":=").Func().Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
+			decodeAttrs(g, ent, rel.Reads, jen.Id("old"))
+		}).Call(jen.Id("r").Dot("OldImage")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.List(jen.Id("receiptID"), jen.Id("receiptTTL"), jen.Err()).Op(":=").Add(rt("ReceiptOf")).Call(jen.Id("r"), jen.Id("s").Dot(model.ClockField).Call())
+		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		receipt := receiptFields(rel.Receipt)
 		g.List(jen.Id("receipt"), jen.Err()).Op(":=").Parens(jen.Op("&").Id(rel.Receipt.GoName).Values(receipt)).Dot("MarshalItem").Call()
 		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
@@ -399,15 +406,15 @@ func (e *emitter) release(f *jen.File, s *plan.Stream, c *model.Consumer, rel *p
 }
 
 // receiptFields are the fields of the receipt of record r's release: its
-// event ID, and when it expires.
+// ID and when it expires (dyngen.ReceiptOf).
 func receiptFields(receipt *model.Entity) jen.Dict {
 	d := jen.Dict{}
 	for _, a := range receipt.Attributes {
 		switch a.Type {
 		case model.String:
-			d[jen.Id(a.GoName)] = jen.Id("r").Dot("EventID")
+			d[jen.Id(a.GoName)] = jen.Id("receiptID")
 		case model.Time:
-			d[jen.Id(a.GoName)] = rt("ReceiptExpiry").Call(jen.Id("r"), jen.Qual("time", "Now").Call())
+			d[jen.Id(a.GoName)] = jen.Id("receiptTTL")
 		}
 	}
 	return d

@@ -453,7 +453,7 @@ var (
 	MethodLocals = []string{
 		"args", "check", "claim", "counter", "ctx", "dayBefore", "dec", "del", "el", "err", "expr", "failed", "found", "h", "i",
 		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
-		"keys", "names", "now", "ok", "old", "out", "page", "pk", "receipt", "rel", "remove",
+		"keys", "names", "now", "ok", "old", "out", "page", "pk", "receipt", "receiptID", "receiptTTL", "rel", "remove",
 		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "step", "token", "v",
 		"values", "view", "yield",
 	}

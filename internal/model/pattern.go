@@ -283,9 +283,9 @@ func (p *Pattern) parents() []*Attribute {
 
 // Expires reports whether the pattern treats items whose time to live
 // has passed as absent: an entity of it stores its table's ttl
-// attribute, and the pattern has no expired: include. A write of an
-// entity with unique values or counts does not: its expired items are
-// released on deletion (Consumer.Release).
+// attribute, and the pattern has no expired: include. A create or a put
+// of an entity with unique values or counts does not: its expired items
+// are released on deletion (Consumer.Release).
 func (p *Pattern) Expires() bool {
 	if p.IncludeExpired || p.Table == nil || p.Table.TTL == "" {
 		return false
@@ -294,11 +294,14 @@ func (p *Pattern) Expires() bool {
 		if e.TTLAttr() == nil {
 			continue
 		}
-		if !p.Op.IsRead() && (len(e.Unique) > 0 || len(e.Counts) > 0) {
+		if (p.Op == OpCreate || p.Op == OpPut) && (len(e.Unique) > 0 || len(e.Counts) > 0) {
 			// An expired item whose claims and counts a consumer releases
-			// (Consumer.Release) is there for writes until DynamoDB
-			// deletes it: a write over it moves what it holds, and the
-			// release frees it only once it is deleted.
+			// (Consumer.Release) is there for a create or a put until
+			// DynamoDB deletes it: neither replaces it without moving
+			// what it holds (a create fails, a put moves its claims and
+			// counts as over any item), and the release frees it only
+			// once it is deleted. Checks, updates and deletes treat it
+			// as absent, as reads do: they replace nothing.
 			continue
 		}
 		return true

@@ -115,3 +115,59 @@ func TestExpiryRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedExpiry: the writes of an entity whose expired items a
+// consumer releases (release:) treat an expired item as there where they
+// would replace it (a create: its condition is the plain one, so it
+// fails over an expired item whose claims and counts are not released
+// yet), and as absent everywhere else: a check and an update keep the
+// expiry of their condition, as a get keeps its own.
+func TestReleasedExpiry(t *testing.T) {
+	spec := `
+version: 1
+package: sessions
+tables:
+  Sessions: {partitionKey: PK, sortKey: SK, ttl: ttl, stream: OLD_IMAGE}
+entities:
+  Session:
+    attributes: {sessionId: string, token: string, state: string, ttl: {type: time, format: unix}}
+    unique: [token]
+    keys: {primary: {pk: "SESSION#{sessionId}", sk: "SESSION"}}
+  Order:
+    attributes: {orderId: string, sessionId: string}
+    keys: {primary: {pk: "ORDER#{orderId}", sk: "ORDER"}}
+patterns:
+  GetSession: {get: Session}
+  CreateSession: {create: Session}
+  EndSession: {update: Session, set: [state]}
+  PlaceOrder:
+    transaction:
+      - check: Session
+        bind: {sessionId: Order.sessionId}
+      - create: Order
+consumers:
+  Expiry:
+    release: [Session]
+`
+	res := generator.Check("spec.yaml", []byte(spec))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	for _, pp := range res.Plan.Patterns {
+		switch pp.Pattern.Name {
+		case "GetSession", "EndSession":
+			if !pp.Pattern.Expires() {
+				t.Errorf("%s does not treat an expired session as absent", pp.Pattern.Name)
+			}
+		case "CreateSession":
+			if pp.Pattern.Expires() {
+				t.Errorf("CreateSession replaces an expired session unreleased")
+			}
+		case "PlaceOrder":
+			check := pp.Tx.Steps[0]
+			if !check.Plan.Pattern.Expires() || check.Plan.Request.Expiry == nil {
+				t.Errorf("the check of a session treats an expired one as there: %q", check.Plan.Request.Condition)
+			}
+		}
+	}
+}

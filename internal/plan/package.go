@@ -183,8 +183,21 @@ func (p *Plan) Uses() Uses {
 			}
 		}
 	}
-	u.Clock = u.Expiry || p.Model.NeedsClock()
+	u.Clock = u.Expiry || p.Model.NeedsClock() || p.releases()
 	return u
+}
+
+// releases reports whether a consumer of p releases expired items: its
+// release reads the Store's clock (the receipt's time to live).
+func (p *Plan) releases() bool {
+	for _, st := range p.Streams {
+		for _, c := range st.Consumers {
+			if len(c.Releases) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // clientCalls are the calls a Store may make, in the order its Client
@@ -209,13 +222,9 @@ func (p *Plan) Calls() []Call {
 			}
 		}
 	}
-	for _, st := range p.Streams {
-		for _, c := range st.Consumers {
-			if len(c.Releases) > 0 {
-				// A release is one transaction (release.go).
-				used[TransactWriteItems] = true
-			}
-		}
+	if p.releases() {
+		// A release is one transaction (release.go).
+		used[TransactWriteItems] = true
 	}
 	var out []Call
 	for _, c := range clientCalls {

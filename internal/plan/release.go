@@ -31,6 +31,11 @@ type Release struct {
 	ReceiptRequest *Request
 	Claims         []*ReleaseClaim
 	Counts         []*ReleaseCount
+	// Reads are the attributes the release reads of the item as it was,
+	// in the entity's order: the values of its unique values and its
+	// primary key (a claim holds them), the scopes and groups of its
+	// counts.
+	Reads []*model.Attribute
 }
 
 // ReleaseClaim is the Delete of the claim of a unique value: Request's
@@ -76,6 +81,26 @@ func releases(c *model.Consumer, receipt *model.Entity) []*Release {
 			}
 			req.Condition = "attribute_exists(" + n.name(e.Table.PK.Name, "") + ")"
 			rel.Counts = append(rel.Counts, &ReleaseCount{Count: cnt, Request: req, Groups: groups})
+		}
+		need := map[*model.Attribute]bool{}
+		for _, a := range e.PrimaryKey().Attrs() {
+			need[a] = true
+		}
+		for _, u := range e.Unique {
+			for _, a := range u.Attrs {
+				need[a] = true
+			}
+		}
+		for _, cnt := range e.Counts {
+			for _, a := range cnt.Per {
+				need[a] = true
+			}
+			need[cnt.By] = true
+		}
+		for _, a := range e.Attributes {
+			if need[a] {
+				rel.Reads = append(rel.Reads, a)
+			}
 		}
 		out = append(out, rel)
 	}

@@ -6,7 +6,6 @@ package stream
 import (
 	"context"
 	"regexp"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
@@ -530,16 +529,27 @@ func AuditLambda(h AuditHandler) func(context.Context, *StreamEvent) (*BatchResp
 // releaseExpirySession frees, for consumer Expiry, what an expired Session
 // item held: the claim of token, its count in SessionsByKind. One
 // TransactWriteItems, with the Put of a ShopReleaseReceipt keyed by the
-// record's event ID, on condition that none is there: a record delivered
-// again releases nothing again.
+// record (dyngen.ReceiptOf), on condition that none is there: a record
+// delivered again releases nothing again.
 func (s *Store) releaseExpirySession(ctx context.Context, r *StreamRecord) error {
 	var old Session
-	if err := old.UnmarshalItem(r.OldImage); err != nil {
+	if err := func(item map[string]types.AttributeValue) error {
+		dec := dyngen.ItemDecoder{Entity: "Session"}
+		old.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
+		old.SessionID = dec.String("sessionId", item["sessionId"], dyngen.Required)
+		old.Token = dec.String("token", item["token"], dyngen.Required)
+		old.Kind = SessionKind(dec.String("kind", item["kind"], dyngen.Required))
+		return dec.Err
+	}(r.OldImage); err != nil {
+		return err
+	}
+	receiptID, receiptTTL, err := dyngen.ReceiptOf(r, s.clock())
+	if err != nil {
 		return err
 	}
 	receipt, err := (&ShopReleaseReceipt{
-		EventID: r.EventID,
-		Expires: dyngen.ReceiptExpiry(r, time.Now()),
+		EventID: receiptID,
+		Expires: receiptTTL,
 	}).MarshalItem()
 	if err != nil {
 		return err
