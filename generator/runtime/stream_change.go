@@ -12,9 +12,9 @@ import (
 // KindOf), so that a record of any view type names its entity, then
 // decodes the images the record carries with the entity's UnmarshalItem.
 // An item dyngen writes for an entity (a unique claim, a counter, a
-// copy, an element item, a backfill's checkpoint) is an OwnChange, and
-// keys of no item the package knows an UnknownChange: neither is ever
-// taken for an entity of the spec's.
+// copy, an element item, a backfill's checkpoint, a release's receipt)
+// is an OwnChange, and keys of no item the package knows an
+// UnknownChange: neither is ever taken for an entity of the spec's.
 
 // Change is a record decoded: a generated package's change of one of its
 // entities (BookChange, ...), an *OwnChange or an *UnknownChange.
@@ -28,7 +28,8 @@ type Change interface {
 type OwnChange struct {
 	// Entity names the item's entity in the generated package
 	// (UserEmailClaim), Own what dyngen writes it for ("unique claim",
-	// "counter", "copy", "element item", "backfill checkpoint").
+	// "counter", "copy", "element item", "backfill checkpoint", "release
+	// receipt").
 	Entity, Own string
 	Op          StreamOp
 	Keys        map[string]types.AttributeValue

@@ -139,7 +139,6 @@ func ReleaseExpired(ctx context.Context, c ReleaseClient, rel *Release) (bool, e
 	}
 }
 
-
 // items are the transaction's actions: the receipt's Put, then steps.
 func (rel *Release) items(steps []ReleaseStep) ([]types.TransactWriteItem, error) {
 	if 1+len(steps) > MaxTransactItems {
