@@ -71,14 +71,7 @@ func (ev *StreamEvent) UnmarshalJSON(data []byte) error {
 	if ev == nil {
 		return errors.New(pkgPrefix + "stream event: UnmarshalJSON into nil")
 	}
-	records, null, err := eventRecords(data)
-	if err != nil {
-		return errors.New(pkgPrefix + "stream event: " + err.Error())
-	}
-	if !null {
-		ev.Records = decodeEventRecords(records, anyEventRecord)
-	}
-	return nil
+	return unmarshalEvent(data, "stream event", anyEventRecord, &ev.Records)
 }
 
 // anyEventRecord decodes a record of a Lambda event: of a Kinesis data
@@ -106,12 +99,19 @@ func (ev *KinesisEvent) UnmarshalJSON(data []byte) error {
 	if ev == nil {
 		return errors.New(pkgPrefix + "Kinesis event: UnmarshalJSON into nil")
 	}
-	records, null, err := eventRecords(data)
+	return unmarshalEvent(data, "Kinesis event", kinesisEventRecord, &ev.Records)
+}
+
+// unmarshalEvent sets *records to the records of the Lambda event data,
+// each decoded with decode, and leaves it as it is for JSON null; what
+// names the event in its error.
+func unmarshalEvent(data []byte, what string, decode func([]byte) (StreamRecord, error), records *[]EventRecord) error {
+	raw, null, err := eventRecords(data)
 	if err != nil {
-		return errors.New(pkgPrefix + "Kinesis event: " + err.Error())
+		return errors.New(pkgPrefix + what + ": " + err.Error())
 	}
 	if !null {
-		ev.Records = decodeEventRecords(records, kinesisEventRecord)
+		*records = decodeEventRecords(raw, decode)
 	}
 	return nil
 }

@@ -149,7 +149,7 @@ func (rel *Release) items(steps []ReleaseStep) ([]types.TransactWriteItem, error
 		TableName:                aws.String(rel.Table),
 		Item:                     rel.Receipt,
 		ConditionExpression:      aws.String(rel.ReceiptCondition),
-		ExpressionAttributeNames: nonEmpty(rel.ReceiptNames),
+		ExpressionAttributeNames: ownNames(rel.ReceiptNames),
 	}})
 	for _, st := range steps {
 		key := map[string]types.AttributeValue{}
@@ -175,7 +175,7 @@ func (rel *Release) items(steps []ReleaseStep) ([]types.TransactWriteItem, error
 			items = append(items, types.TransactWriteItem{Delete: &types.Delete{
 				TableName: aws.String(rel.Table), Key: key,
 				ConditionExpression:       aws.String(st.Condition),
-				ExpressionAttributeNames:  nonEmpty(st.Names),
+				ExpressionAttributeNames:  ownNames(st.Names),
 				ExpressionAttributeValues: values,
 			}})
 			continue
@@ -184,19 +184,11 @@ func (rel *Release) items(steps []ReleaseStep) ([]types.TransactWriteItem, error
 			TableName: aws.String(rel.Table), Key: key,
 			UpdateExpression:          aws.String(st.Update),
 			ConditionExpression:       aws.String(st.Condition),
-			ExpressionAttributeNames:  nonEmpty(st.Names),
+			ExpressionAttributeNames:  ownNames(st.Names),
 			ExpressionAttributeValues: values,
 		}})
 	}
 	return items, nil
-}
-
-// nonEmpty is names, or nil for none (DynamoDB refuses an empty map).
-func nonEmpty(names map[string]string) map[string]string {
-	if len(names) == 0 {
-		return nil
-	}
-	return names
 }
 
 // Delta is the value a counter's group takes in a release: -1 for the

@@ -448,10 +448,9 @@ func handlerDoc(o *model.ConsumerOn) string {
 	return fmt.Sprintf("%s handles %s: %s.", o.Method(), fmt.Sprintf(what, model.Article(o.Entity.GoName)), reads)
 }
 
-// opConst is the package's constant of a consumer's operation.
-func opConst(op string) string {
-	return map[string]string{"insert": "OpInsert", "modify": "OpModify", "remove": "OpRemove"}[op]
-}
+// opConst is the package's constant of a consumer's operation
+// (model.StreamOpConsts, in the order of model.StreamOps).
+func opConst(op string) string { return model.StreamOpConsts[slices.Index(model.StreamOps, op)] }
 
 // itemIndex is the index of ent's items among s's.
 func (e *emitter) itemIndex(s *plan.Stream, ent *model.Entity) int {
